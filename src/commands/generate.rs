@@ -1,0 +1,134 @@
+//! `ai-rulez generate`: render the plan and write it, check it (`--check`) or list it
+//! (`--dry-run`).
+
+use serde_json::json;
+
+use super::{Global, err, is_json, out, print_json, print_warnings};
+use crate::cli::{Format, GenerateArgs};
+use crate::write::{Mode, Status};
+
+/// Resolved `generate` settings.
+#[derive(Debug, Clone)]
+pub struct GenerateConfig {
+    /// What to do.
+    pub mode: Mode,
+    /// Overwrite unprovable files.
+    pub force: bool,
+    /// Profile expression.
+    pub profile: Option<String>,
+    /// Output format.
+    pub format: Format,
+}
+
+impl GenerateConfig {
+    /// Resolves typed arguments.
+    #[must_use]
+    pub fn from_args(args: &GenerateArgs) -> Self {
+        let mode = if args.check {
+            Mode::Check
+        } else if args.dry_run {
+            Mode::DryRun
+        } else {
+            Mode::Write
+        };
+        Self {
+            mode,
+            force: args.force,
+            profile: args.profile.clone(),
+            format: args.format,
+        }
+    }
+}
+
+/// Runs `generate`; returns the exit code (0 ok, 2 drift in check mode).
+///
+/// Errors: anything that stops the run (exit 1).
+pub fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8> {
+    let mut warnings = Vec::new();
+    let outcome = crate::generate::generate(
+        &global.start,
+        config.profile.as_deref(),
+        config.mode,
+        config.force,
+        &mut warnings,
+    )?;
+    let report = outcome.report;
+    warnings.extend(report.warnings.iter().cloned());
+    print_warnings(global, &warnings);
+    let drift = config.mode == Mode::Check && report.has_drift();
+    if is_json(config.format) {
+        let changes: Vec<serde_json::Value> = report
+            .changes
+            .iter()
+            .map(|change| json!({"path": change.path, "status": status_name(config.mode, change.status), "detail": change.detail}))
+            .collect();
+        print_json(&json!({
+            "status": if drift { "drift" } else { "ok" },
+            "mode": match config.mode { Mode::Write => "write", Mode::Check => "check", Mode::DryRun => "dry-run" },
+            "changes": changes,
+            "warnings": warnings,
+        }));
+        return Ok(if drift { 2 } else { 0 });
+    }
+    match config.mode {
+        Mode::Check => {
+            for change in &report.changes {
+                if let Some(word) = change.status.check_word() {
+                    out(&format!("{word}: {}", change.path));
+                }
+            }
+            let differing = report
+                .changes
+                .iter()
+                .filter(|change| change.status.check_word().is_some())
+                .count();
+            if differing == 0 {
+                err("generated files are up to date");
+            } else {
+                err(&format!(
+                    "{differing} generated file(s) differ from their sources; run `ai-rulez generate` and commit the result"
+                ));
+            }
+        }
+        Mode::DryRun => {
+            for change in &report.changes {
+                out(&format!("{}: {}", change.status.action_word(), change.path));
+            }
+        }
+        Mode::Write => {
+            for change in report
+                .changes
+                .iter()
+                .filter(|change| !matches!(change.status, Status::Unchanged | Status::Kept))
+            {
+                out(&format!("{}: {}", change.status.action_word(), change.path));
+            }
+            let written = report
+                .changes
+                .iter()
+                .filter(|change| matches!(change.status, Status::Create | Status::Update))
+                .count();
+            let unchanged = report
+                .changes
+                .iter()
+                .filter(|change| change.status == Status::Unchanged)
+                .count();
+            let deleted = report
+                .changes
+                .iter()
+                .filter(|change| change.status == Status::Orphan)
+                .count();
+            err(&format!(
+                "{written} written, {unchanged} unchanged, {deleted} removed"
+            ));
+        }
+    }
+    Ok(if drift { 2 } else { 0 })
+}
+
+fn status_name(mode: Mode, status: Status) -> &'static str {
+    match mode {
+        Mode::Check => status.check_word().unwrap_or("unchanged"),
+        Mode::Write | Mode::DryRun => status.action_word(),
+    }
+}

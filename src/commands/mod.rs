@@ -1,0 +1,52 @@
+//! One module per command: each turns typed arguments into a resolved configuration and calls
+//! the library.
+
+pub mod clean;
+pub mod generate;
+pub mod init;
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use crate::cli::Format;
+
+/// Settings every command shares, resolved from the global flags.
+#[derive(Debug, Clone)]
+pub struct Global {
+    /// Directory the project search starts in.
+    pub start: PathBuf,
+    /// Suppress warnings.
+    pub quiet: bool,
+}
+
+/// Prints warnings to stderr (unless quiet).
+pub fn print_warnings(global: &Global, warnings: &[String]) {
+    if global.quiet {
+        return;
+    }
+    let mut stderr = std::io::stderr().lock();
+    for warning in warnings {
+        writeln!(stderr, "warning: {warning}").ok();
+    }
+}
+
+/// Prints one line to stdout.
+pub fn out(line: &str) {
+    writeln!(std::io::stdout().lock(), "{line}").ok();
+}
+
+/// Prints one line to stderr.
+pub fn err(line: &str) {
+    writeln!(std::io::stderr().lock(), "{line}").ok();
+}
+
+/// Prints a JSON document on stdout.
+pub fn print_json(value: &serde_json::Value) {
+    out(&serde_json::to_string_pretty(value).unwrap_or_default());
+}
+
+/// Whether JSON output was asked for.
+#[must_use]
+pub fn is_json(format: Format) -> bool {
+    format == Format::Json
+}

@@ -1,0 +1,629 @@
+//! The project configuration (`.ai-rulez/config.toml`, v4 and v5; v3 `config.yaml`), read into a
+//! typed [`Config`]. Unknown keys are warnings naming their full key path, never a crash; keys the
+//! Go ai-rulez knows but this tool does not act on yet are listed in one warning.
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+use crate::mcp_config::{McpServer, Transport};
+
+/// How rules reach presets that have a rules folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RulesMode {
+    /// Every rule goes to the preset's rules folder (default).
+    Split,
+    /// Rules without paths go into the root file; path-scoped rules still go to the folder.
+    Inline,
+}
+
+/// A rule written inline in the config (`[[rules]]` in real v4 trees, `rules:` in v3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct InlineItem {
+    /// Display name; the id is derived from it.
+    pub name: String,
+    /// Raw priority text, validated by the content loader.
+    pub priority: Option<String>,
+    /// Body text.
+    pub content: String,
+    /// Optional `targets` list.
+    pub targets: Vec<String>,
+}
+
+/// A `[[includes]]` entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Include {
+    /// Include name (for messages and precedence).
+    pub name: String,
+    /// Local path or git URL as written.
+    pub source: String,
+    /// Sub-directory inside the source.
+    pub path: Option<String>,
+}
+
+/// The typed configuration. Defaults follow the v4 trees found in real repositories.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// `version` as written ("3.0", "4.0", "5.0").
+    pub version: String,
+    /// Project name, used as the `# <name>` title of root files.
+    pub name: String,
+    /// Paragraph under the title.
+    pub description: Option<String>,
+    /// Preset names in config order, lower-cased, without duplicates.
+    pub presets: Vec<String>,
+    /// `[profiles]`: profile name → domain names.
+    pub profiles: IndexMap<String, Vec<String>>,
+    /// `default` profile expression (comma list allowed).
+    pub default_profile: Option<String>,
+    /// Maintain a managed block in `.gitignore`.
+    pub gitignore: bool,
+    /// `[rules] mode`.
+    pub rules_mode: RulesMode,
+    /// `[[rules]]` written in the config itself.
+    pub inline_rules: Vec<InlineItem>,
+    /// v3 `sections:` (reference material written in the config).
+    pub inline_context: Vec<InlineItem>,
+    /// One shared AGENTS.md; CLAUDE.md and GEMINI.md import it.
+    pub agents_md: bool,
+    /// `[[mcp_servers]]` that are enabled, in config order.
+    pub mcp_servers: Vec<McpServer>,
+    /// `[[includes]]`.
+    pub includes: Vec<Include>,
+}
+
+/// Top-level keys the Go ai-rulez defines that this tool reads but does not act on yet.
+const NOT_YET_SUPPORTED: [&str; 22] = [
+    "builtins",
+    "installed_skills",
+    "marketplaces",
+    "plugins",
+    "plugin",
+    "skills",
+    "scopes",
+    "lint",
+    "lock",
+    "hooks",
+    "permissions",
+    "guard",
+    "claude",
+    "codex",
+    "defaults",
+    "compact",
+    "codex_skills_dir",
+    "bundle_exclude",
+    "domains",
+    "skill_sources",
+    "llms_txt",
+    "agents",
+];
+
+/// Parses the config file at `path` (project-relative, for messages) with content `text`.
+/// `yaml` selects the v3 YAML reader.
+///
+/// Errors: [`Error::Invalid`] for syntax errors (with line), a missing `name`, or a value of the
+/// wrong type (with its key path). Warnings (unknown keys, ignored keys, git includes) are pushed
+/// to `warnings`.
+pub fn parse(path: &str, text: &str, yaml: bool, warnings: &mut Vec<String>) -> Result<Config> {
+    let value = if yaml {
+        crate::frontmatter::parse_yaml_document(path, text)?
+    } else {
+        toml_edit::de::from_str::<Value>(text).map_err(|error| {
+            let message = error.to_string();
+            let line = message
+                .split("line ")
+                .nth(1)
+                .and_then(|rest| {
+                    rest.split(|character: char| !character.is_ascii_digit())
+                        .next()
+                })
+                .and_then(|digits| digits.parse().ok());
+            Error::invalid(path, line, format!("invalid TOML: {}", error.message()))
+        })?
+    };
+    let Value::Object(root) = value else {
+        return Err(Error::invalid(
+            path,
+            None,
+            "the config must be a table of keys",
+        ));
+    };
+    let reader = Reader { path };
+    reader.build(&root, yaml, warnings)
+}
+
+struct Reader<'a> {
+    path: &'a str,
+}
+
+impl Reader<'_> {
+    fn error(&self, key: &str, message: &str) -> Error {
+        Error::invalid(self.path, None, format!("`{key}`: {message}"))
+    }
+
+    fn build(
+        &self,
+        root: &Map<String, Value>,
+        yaml: bool,
+        warnings: &mut Vec<String>,
+    ) -> Result<Config> {
+        let mut ignored = Vec::new();
+        for (key, value) in root {
+            match key.as_str() {
+                "version" | "name" | "description" | "presets" | "default" | "profiles"
+                | "gitignore" | "agents_md" | "mcp_servers" | "includes" | "$schema" => {}
+                "rules" => self.check_rules_table(value, warnings),
+                "sections" if yaml => {}
+                "header" => self.check_known_keys(
+                    value,
+                    "header",
+                    &["style", "timestamp", "hashes", "text"],
+                    warnings,
+                ),
+                "mcp" => self.check_known_keys(
+                    value,
+                    "mcp",
+                    &["self_server", "self_server_version", "self_server_command"],
+                    warnings,
+                ),
+                other if NOT_YET_SUPPORTED.contains(&other) => ignored.push(other.to_owned()),
+                other => warnings.push(format!(
+                    "{}: unknown config key `{other}`; it is ignored",
+                    self.path
+                )),
+            }
+        }
+        if !ignored.is_empty() {
+            warnings.push(format!(
+                "{}: config keys not supported by this version yet and ignored: {}",
+                self.path,
+                ignored.join(", ")
+            ));
+        }
+        let name = match root.get("name") {
+            Some(Value::String(name)) if !name.trim().is_empty() => name.clone(),
+            Some(_) => return Err(self.error("name", "must be a non-empty string")),
+            None => return Err(self.error("name", "is required; add `name = \"<project name>\"`")),
+        };
+        let version = match root.get("version") {
+            Some(Value::String(version)) => version.clone(),
+            Some(Value::Number(number)) => number.to_string(),
+            Some(_) => return Err(self.error("version", "must be a string such as \"5.0\"")),
+            None if yaml => "3.0".to_owned(),
+            None => "5.0".to_owned(),
+        };
+        if !["3", "4", "5"]
+            .iter()
+            .any(|major| version == *major || version.starts_with(&format!("{major}.")))
+        {
+            return Err(self.error(
+                "version",
+                &format!("\"{version}\" is not a config version this tool reads (3.x, 4.x, 5.x)"),
+            ));
+        }
+        let (rules_mode, inline_rules) = self.rules(root.get("rules"))?;
+        let inline_context = match root.get("sections") {
+            Some(value) if yaml => self.inline_items(value, "sections")?,
+            _ => Vec::new(),
+        };
+        let mcp_servers = self.mcp_servers(root.get("mcp_servers"), warnings)?;
+        if let Some(Value::Object(mcp)) = root.get("mcp")
+            && mcp.get("self_server") == Some(&Value::Bool(true))
+        {
+            warnings.push(format!(
+                "{}: `[mcp] self_server = true` is not supported yet; add an `[[mcp_servers]]` entry for `ai-rulez mcp` instead",
+                self.path
+            ));
+        }
+        Ok(Config {
+            version,
+            name,
+            description: self.optional_string(root, "description")?,
+            presets: self.presets(root.get("presets"), warnings)?,
+            profiles: self.profiles(root.get("profiles"))?,
+            default_profile: self.optional_string(root, "default")?,
+            gitignore: self.optional_bool(root, "gitignore")?.unwrap_or(false),
+            rules_mode,
+            inline_rules,
+            inline_context,
+            agents_md: self.optional_bool(root, "agents_md")?.unwrap_or(false),
+            mcp_servers,
+            includes: self.includes(root.get("includes"), warnings)?,
+        })
+    }
+
+    fn check_known_keys(
+        &self,
+        value: &Value,
+        table: &str,
+        known: &[&str],
+        warnings: &mut Vec<String>,
+    ) {
+        let Value::Object(map) = value else {
+            warnings.push(format!(
+                "{}: `{table}` should be a table; it is ignored",
+                self.path
+            ));
+            return;
+        };
+        for key in map.keys() {
+            if known.contains(&key.as_str()) {
+                continue;
+            }
+            let hint = if NOT_YET_SUPPORTED.contains(&key.as_str()) || key == "presets" {
+                format!(
+                    "; TOML puts keys written after a `[{table}]` header into that table, so move `{key}` above `[{table}]`"
+                )
+            } else {
+                String::new()
+            };
+            warnings.push(format!(
+                "{}: unknown config key `{table}.{key}`{hint}",
+                self.path
+            ));
+        }
+    }
+
+    fn check_rules_table(&self, value: &Value, warnings: &mut Vec<String>) {
+        if let Value::Object(_) = value {
+            self.check_known_keys(
+                value,
+                "rules",
+                &["mode", "mode_by_preset", "baz_scoped"],
+                warnings,
+            );
+        }
+    }
+
+    fn optional_string(&self, map: &Map<String, Value>, key: &str) -> Result<Option<String>> {
+        match map.get(key) {
+            None => Ok(None),
+            Some(Value::String(text)) => Ok(Some(text.clone())),
+            Some(_) => Err(self.error(key, "must be a string")),
+        }
+    }
+
+    fn optional_bool(&self, map: &Map<String, Value>, key: &str) -> Result<Option<bool>> {
+        match map.get(key) {
+            None => Ok(None),
+            Some(Value::Bool(flag)) => Ok(Some(*flag)),
+            Some(_) => Err(self.error(key, "must be true or false")),
+        }
+    }
+
+    fn string_list(&self, value: &Value, key: &str) -> Result<Vec<String>> {
+        match value {
+            Value::String(text) => Ok(vec![text.clone()]),
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| match item {
+                    Value::String(text) => Ok(text.clone()),
+                    _ => Err(self.error(&format!("{key}[{index}]"), "must be a string")),
+                })
+                .collect(),
+            _ => Err(self.error(key, "must be a list of strings")),
+        }
+    }
+
+    fn presets(&self, value: Option<&Value>, warnings: &mut Vec<String>) -> Result<Vec<String>> {
+        let Some(value) = value else {
+            return Ok(Vec::new());
+        };
+        let Value::Array(items) = value else {
+            return Err(self.error("presets", "must be a list of preset names"));
+        };
+        let mut names: Vec<String> = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            let name = match item {
+                Value::String(name) => name.clone(),
+                Value::Object(table) => {
+                    let Some(Value::String(name)) = table.get("name") else {
+                        return Err(
+                            self.error(&format!("presets[{index}]"), "a preset table needs `name`")
+                        );
+                    };
+                    let extra: Vec<&str> = table
+                        .keys()
+                        .map(String::as_str)
+                        .filter(|key| *key != "name")
+                        .collect();
+                    if !extra.is_empty() {
+                        warnings.push(format!(
+                            "{}: `presets[{index}]` ({name}): custom preset keys are not supported yet and ignored: {}",
+                            self.path,
+                            extra.join(", ")
+                        ));
+                    }
+                    name.clone()
+                }
+                _ => {
+                    return Err(self.error(
+                        &format!("presets[{index}]"),
+                        "must be a name or a table with `name`",
+                    ));
+                }
+            };
+            let name = name.trim().to_ascii_lowercase();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        Ok(names)
+    }
+
+    fn profiles(&self, value: Option<&Value>) -> Result<IndexMap<String, Vec<String>>> {
+        let Some(value) = value else {
+            return Ok(IndexMap::new());
+        };
+        let Value::Object(map) = value else {
+            return Err(self.error("profiles", "must be a table of `name = [\"domain\", ...]`"));
+        };
+        map.iter()
+            .map(|(name, domains)| {
+                if name.contains(',') {
+                    return Err(self.error(
+                        &format!("profiles.{name}"),
+                        "a profile name cannot contain a comma",
+                    ));
+                }
+                Ok((
+                    name.clone(),
+                    self.string_list(domains, &format!("profiles.{name}"))?,
+                ))
+            })
+            .collect()
+    }
+
+    fn rules(&self, value: Option<&Value>) -> Result<(RulesMode, Vec<InlineItem>)> {
+        match value {
+            None => Ok((RulesMode::Split, Vec::new())),
+            Some(Value::Object(table)) => {
+                let mode = match table.get("mode") {
+                    None => RulesMode::Split,
+                    Some(Value::String(mode)) if mode == "split" => RulesMode::Split,
+                    Some(Value::String(mode)) if mode == "inline" => RulesMode::Inline,
+                    Some(_) => {
+                        return Err(self.error("rules.mode", "must be \"split\" or \"inline\""));
+                    }
+                };
+                Ok((mode, Vec::new()))
+            }
+            Some(items @ Value::Array(_)) => {
+                Ok((RulesMode::Split, self.inline_items(items, "rules")?))
+            }
+            Some(_) => Err(self.error("rules", "must be a `[rules]` table or `[[rules]]` entries")),
+        }
+    }
+
+    fn inline_items(&self, value: &Value, key: &str) -> Result<Vec<InlineItem>> {
+        let Value::Array(items) = value else {
+            return Err(self.error(key, "must be a list of tables"));
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| {
+                let at = format!("{key}[{index}]");
+                let Value::Object(table) = item else {
+                    return Err(self.error(&at, "must be a table with `name` and `content`"));
+                };
+                let Some(Value::String(name)) = table.get("name") else {
+                    return Err(self.error(&format!("{at}.name"), "is required"));
+                };
+                let content = match table.get("content") {
+                    Some(Value::String(content)) => content.clone(),
+                    _ => {
+                        return Err(self
+                            .error(&format!("{at}.content"), "is required and must be a string"));
+                    }
+                };
+                let priority = self.optional_string(table, "priority")?;
+                let targets = match table.get("targets") {
+                    Some(targets) => self.string_list(targets, &format!("{at}.targets"))?,
+                    None => Vec::new(),
+                };
+                Ok(InlineItem {
+                    name: name.clone(),
+                    priority,
+                    content,
+                    targets,
+                })
+            })
+            .collect()
+    }
+
+    fn mcp_servers(
+        &self,
+        value: Option<&Value>,
+        warnings: &mut Vec<String>,
+    ) -> Result<Vec<McpServer>> {
+        let Some(value) = value else {
+            return Ok(Vec::new());
+        };
+        let Value::Array(items) = value else {
+            return Err(self.error("mcp_servers", "must be `[[mcp_servers]]` entries"));
+        };
+        let mut servers: Vec<McpServer> = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            let at = format!("mcp_servers[{index}]");
+            let Value::Object(table) = item else {
+                return Err(self.error(&at, "must be a table"));
+            };
+            let Some(Value::String(name)) = table.get("name") else {
+                return Err(self.error(&format!("{at}.name"), "is required"));
+            };
+            for key in table.keys() {
+                if ![
+                    "name",
+                    "description",
+                    "command",
+                    "args",
+                    "env",
+                    "transport",
+                    "type",
+                    "url",
+                    "headers",
+                    "enabled",
+                    "profiles",
+                ]
+                .contains(&key.as_str())
+                {
+                    warnings.push(format!(
+                        "{}: unknown config key `{at}.{key}` (server {name})",
+                        self.path
+                    ));
+                }
+            }
+            if self.optional_bool(table, "enabled")? == Some(false) {
+                continue;
+            }
+            if servers.iter().any(|server| server.name == *name) {
+                return Err(self.error(
+                    &format!("{at}.name"),
+                    &format!("the server name `{name}` is used twice"),
+                ));
+            }
+            let transport_text = match (table.get("transport"), table.get("type")) {
+                (Some(Value::String(text)), _) | (None, Some(Value::String(text))) => {
+                    text.to_ascii_lowercase()
+                }
+                (None, None) => String::new(),
+                _ => {
+                    return Err(self.error(
+                        &format!("{at}.transport"),
+                        "must be \"stdio\", \"http\" or \"sse\"",
+                    ));
+                }
+            };
+            let url = self.optional_string(table, "url")?;
+            let transport = match transport_text.as_str() {
+                "" if url.is_some() => Transport::Http,
+                "" | "stdio" | "local" => Transport::Stdio,
+                "http" | "streamable-http" | "streamable_http" | "remote" => Transport::Http,
+                "sse" => Transport::Sse,
+                other => {
+                    return Err(self.error(
+                        &format!("{at}.transport"),
+                        &format!("\"{other}\" is not one of \"stdio\", \"http\", \"sse\""),
+                    ));
+                }
+            };
+            let command = self.optional_string(table, "command")?;
+            match transport {
+                Transport::Stdio if command.is_none() => {
+                    return Err(self.error(
+                        &at,
+                        &format!(
+                            "server `{name}` needs a `command` (or a `url` for a remote server)"
+                        ),
+                    ));
+                }
+                Transport::Http | Transport::Sse if url.is_none() => {
+                    return Err(self.error(&at, &format!("remote server `{name}` needs a `url`")));
+                }
+                _ => {}
+            }
+            let args = match table.get("args") {
+                Some(args) => self.string_list(args, &format!("{at}.args"))?,
+                None => Vec::new(),
+            };
+            servers.push(McpServer {
+                name: name.clone(),
+                command,
+                args,
+                env: self.string_table(table.get("env"), &format!("{at}.env"))?,
+                transport,
+                url,
+                headers: self.string_table(table.get("headers"), &format!("{at}.headers"))?,
+            });
+        }
+        Ok(servers)
+    }
+
+    fn string_table(&self, value: Option<&Value>, key: &str) -> Result<IndexMap<String, String>> {
+        let Some(value) = value else {
+            return Ok(IndexMap::new());
+        };
+        let Value::Object(map) = value else {
+            return Err(self.error(key, "must be a table of strings"));
+        };
+        map.iter()
+            .map(|(name, value)| match value {
+                Value::String(text) => Ok((name.clone(), text.clone())),
+                _ => Err(self.error(&format!("{key}.{name}"), "must be a string")),
+            })
+            .collect()
+    }
+
+    fn includes(&self, value: Option<&Value>, warnings: &mut Vec<String>) -> Result<Vec<Include>> {
+        let Some(value) = value else {
+            return Ok(Vec::new());
+        };
+        let Value::Array(items) = value else {
+            return Err(self.error("includes", "must be `[[includes]]` entries"));
+        };
+        let mut includes = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            let at = format!("includes[{index}]");
+            let Value::Object(table) = item else {
+                return Err(self.error(&at, "must be a table"));
+            };
+            let Some(Value::String(source)) = table.get("source") else {
+                return Err(self.error(&format!("{at}.source"), "is required"));
+            };
+            let name = self
+                .optional_string(table, "name")?
+                .unwrap_or_else(|| source.clone());
+            let is_remote =
+                source.contains("://") || source.starts_with("git@") || source.starts_with("git+");
+            let is_local_file_url = source.starts_with("file://");
+            if is_remote && !is_local_file_url {
+                warnings.push(format!(
+                    "{}: include `{name}` ({source}) is a git source; git includes are not fetched yet, so its content is left out",
+                    self.path
+                ));
+                continue;
+            }
+            includes.push(Include {
+                name,
+                source: source.trim_start_matches("file://").to_owned(),
+                path: self.optional_string(table, "path")?,
+            });
+        }
+        Ok(includes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_builtins_is_an_unknown_key_with_a_hint() {
+        let mut warnings = Vec::new();
+        let config = parse(
+            "c.toml",
+            "version = \"4.0\"\nname = \"x\"\npresets = [\"claude\"]\n[header]\nstyle = \"minimal\"\nbuiltins = [\"rust\"]\n",
+            false,
+            &mut warnings,
+        )
+        .expect("parses");
+        assert_eq!(config.presets, ["claude"]);
+        assert_eq!(
+            warnings,
+            [
+                "c.toml: unknown config key `header.builtins`; TOML puts keys written after a `[header]` header into that table, so move `builtins` above `[header]`"
+            ]
+        );
+    }
+
+    #[test]
+    fn missing_name_is_an_error() {
+        let error = parse("c.toml", "version = \"5.0\"\n", false, &mut Vec::new()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "c.toml: `name`: is required; add `name = \"<project name>\"`"
+        );
+    }
+}

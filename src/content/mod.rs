@@ -1,0 +1,391 @@
+//! The items a project keeps under `.ai-rulez/`: rules, context, skills, agents and commands,
+//! their frontmatter interpreted into typed fields, and the order they are rendered in.
+
+mod load;
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::frontmatter::Document;
+
+pub use load::{LoadedTree, load_tree};
+
+/// The kind of an item; each has its own folder under `.ai-rulez/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// `rules/*.md`: must-follow rules.
+    Rule,
+    /// `context/*.md`: reference material.
+    Context,
+    /// `skills/<id>/SKILL.md` plus resources.
+    Skill,
+    /// `agents/*.md`: subagents.
+    Agent,
+    /// `commands/*.md`: slash commands.
+    Command,
+}
+
+impl Kind {
+    /// All kinds in render order.
+    pub const ALL: [Kind; 5] = [
+        Kind::Rule,
+        Kind::Context,
+        Kind::Skill,
+        Kind::Agent,
+        Kind::Command,
+    ];
+
+    /// Folder name under `.ai-rulez/` (and under each domain).
+    #[must_use]
+    pub fn folder(self) -> &'static str {
+        match self {
+            Kind::Rule => "rules",
+            Kind::Context => "context",
+            Kind::Skill => "skills",
+            Kind::Agent => "agents",
+            Kind::Command => "commands",
+        }
+    }
+
+    /// Singular lower-case name used in messages.
+    #[must_use]
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::Rule => "rule",
+            Kind::Context => "context",
+            Kind::Skill => "skill",
+            Kind::Agent => "agent",
+            Kind::Command => "command",
+        }
+    }
+}
+
+/// Render priority; items are ordered by priority, then id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Priority {
+    /// `critical`
+    Critical,
+    /// `high`
+    High,
+    /// `medium` (the default)
+    Medium,
+    /// `low`
+    Low,
+    /// `minimal`
+    Minimal,
+}
+
+impl Priority {
+    fn parse(text: &str) -> Option<Self> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "critical" => Some(Self::Critical),
+            "high" => Some(Self::High),
+            "medium" | "normal" => Some(Self::Medium),
+            "low" => Some(Self::Low),
+            "minimal" => Some(Self::Minimal),
+            _ => None,
+        }
+    }
+
+    /// Lower-case name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Critical => "critical",
+            Self::High => "high",
+            Self::Medium => "medium",
+            Self::Low => "low",
+            Self::Minimal => "minimal",
+        }
+    }
+}
+
+/// When an assistant should load a rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Activation {
+    /// Always loaded.
+    Always,
+    /// Loaded when a file matching the item's globs is involved.
+    Glob,
+    /// Loaded when the model judges the description relevant.
+    Auto,
+    /// Loaded only when asked for by name.
+    Manual,
+}
+
+impl Activation {
+    /// Lower-case name as written in frontmatter.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Always => "always",
+            Self::Glob => "glob",
+            Self::Auto => "auto",
+            Self::Manual => "manual",
+        }
+    }
+}
+
+/// Where an item comes from; earlier layers win when two layers define the same id.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Layer {
+    /// `.ai-rulez/<kind>/` or inline in the config.
+    Root,
+    /// `.ai-rulez/domains/<name>/<kind>/`.
+    Domain(String),
+    /// A local `[[includes]]` source.
+    Include(String),
+    /// `.ai-rulez/local/`: machine-local, never generated into shared files.
+    Local,
+}
+
+impl Layer {
+    /// Precedence rank: lower wins.
+    #[must_use]
+    pub fn rank(&self) -> u8 {
+        match self {
+            Layer::Local => 0,
+            Layer::Root => 1,
+            Layer::Domain(_) => 2,
+            Layer::Include(_) => 3,
+        }
+    }
+}
+
+/// A file shipped with a skill (`references/`, `scripts/`, `assets/`), copied verbatim.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resource {
+    /// Path relative to the skill folder, `/`-separated.
+    pub relative_path: String,
+    /// Exact bytes.
+    pub bytes: Vec<u8>,
+    /// Whether any executable bit is set on the source.
+    pub executable: bool,
+}
+
+/// One loaded item with its frontmatter interpreted.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// Kind of item.
+    pub kind: Kind,
+    /// Id: the file stem, or the skill folder name.
+    pub id: String,
+    /// Origin layer.
+    pub layer: Layer,
+    /// Project-relative path of the source file, `/`-separated.
+    pub source_path: String,
+    /// Priority (default medium).
+    pub priority: Priority,
+    /// Whether `priority` was written in the frontmatter.
+    pub priority_explicit: bool,
+    /// `description`, if any.
+    pub description: Option<String>,
+    /// `targets`: which outputs receive the item (empty = all).
+    pub targets: Vec<String>,
+    /// Globs from `paths`/`globs` (as written, braces intact).
+    pub globs: Vec<String>,
+    /// Resolved activation.
+    pub activation: Activation,
+    /// All frontmatter keys in file order.
+    pub frontmatter: IndexMap<String, Value>,
+    /// Frontmatter YAML text as written (LF), when the file has frontmatter.
+    pub yaml: Option<String>,
+    /// Body text (LF line ends).
+    pub body: String,
+    /// Skill resources, sorted by path.
+    pub resources: Vec<Resource>,
+}
+
+/// Keys that only ai-rulez reads; they are never copied into an assistant's frontmatter.
+pub const AI_RULEZ_ONLY_KEYS: [&str; 13] = [
+    "priority",
+    "targets",
+    "activation",
+    "trigger",
+    "alwaysApply",
+    "paths",
+    "globs",
+    "delivery",
+    "triggers",
+    "keywords",
+    "status",
+    "always",
+    "scope",
+];
+
+/// Interprets a parsed document into an [`Item`].
+///
+/// Errors: [`Error::Invalid`] naming the file and the key's line for an unknown priority or
+/// activation, `glob` without paths, `auto` without a description, `always` with paths, or a
+/// value of the wrong type.
+pub(crate) fn interpret(
+    kind: Kind,
+    id: String,
+    layer: Layer,
+    source_path: String,
+    document: Document,
+) -> Result<Item> {
+    let yaml = document.yaml.as_deref().unwrap_or_default();
+    let error =
+        |key: &str, message: String| Error::invalid(&source_path, key_line(yaml, key), message);
+    let values = &document.values;
+    let string = |key: &str| -> Result<Option<String>> {
+        match values.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(text)) => Ok(Some(text.clone())),
+            Some(Value::Number(number)) => Ok(Some(number.to_string())),
+            Some(_) => Err(error(key, format!("`{key}` must be a string"))),
+        }
+    };
+    let (priority, priority_explicit) = match string("priority")? {
+        None => (Priority::Medium, false),
+        Some(text) => match Priority::parse(&text) {
+            Some(priority) => (priority, true),
+            None => {
+                return Err(error(
+                    "priority",
+                    format!(
+                        "unknown priority `{text}`; use critical, high, medium, low or minimal"
+                    ),
+                ));
+            }
+        },
+    };
+    let targets = match values.get("targets") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(value) => crate::scope::split_globs(value)
+            .ok_or_else(|| error("targets", "`targets` must be a list of strings".to_owned()))?,
+    };
+    let globs_key = if values.contains_key("paths") {
+        "paths"
+    } else {
+        "globs"
+    };
+    let globs = match values.get(globs_key) {
+        None => Vec::new(),
+        Some(value) => crate::scope::split_globs(value).ok_or_else(|| {
+            error(
+                globs_key,
+                format!("`{globs_key}` must be a list of globs or a comma-separated string"),
+            )
+        })?,
+    };
+    let description = string("description")?;
+    let activation = resolve_activation(values, &globs, description.is_some(), &error)?;
+    Ok(Item {
+        kind,
+        id,
+        layer,
+        source_path,
+        priority,
+        priority_explicit,
+        description,
+        targets,
+        globs,
+        activation,
+        frontmatter: document.values,
+        yaml: document.yaml,
+        body: document.body,
+        resources: Vec::new(),
+    })
+}
+
+fn resolve_activation(
+    values: &IndexMap<String, Value>,
+    globs: &[String],
+    has_description: bool,
+    error: &dyn Fn(&str, String) -> Error,
+) -> Result<Activation> {
+    if let Some(value) = values.get("activation") {
+        let Value::String(text) = value else {
+            return Err(error(
+                "activation",
+                "`activation` must be always, glob, auto or manual".to_owned(),
+            ));
+        };
+        let activation = match text.as_str() {
+            "always" => Activation::Always,
+            "glob" => Activation::Glob,
+            "auto" => Activation::Auto,
+            "manual" => Activation::Manual,
+            other => {
+                return Err(error(
+                    "activation",
+                    format!("unknown activation `{other}`; use always, glob, auto or manual"),
+                ));
+            }
+        };
+        return match activation {
+            Activation::Glob if globs.is_empty() => Err(error(
+                "activation",
+                "`activation: glob` needs `paths` (or `globs`) naming the files it applies to"
+                    .to_owned(),
+            )),
+            Activation::Auto if !has_description => Err(error(
+                "activation",
+                "`activation: auto` needs a `description` the assistant can judge relevance by"
+                    .to_owned(),
+            )),
+            Activation::Always if !globs.is_empty() => Err(error(
+                "activation",
+                "`activation: always` conflicts with `paths`; remove one of them".to_owned(),
+            )),
+            _ => Ok(activation),
+        };
+    }
+    if let Some(Value::String(trigger)) = values.get("trigger") {
+        return Ok(match trigger.as_str() {
+            "model_decision" if has_description => Activation::Auto,
+            "manual" => Activation::Manual,
+            "always_on" => Activation::Always,
+            _ if !globs.is_empty() => Activation::Glob,
+            _ => Activation::Always,
+        });
+    }
+    if let Some(value) = values.get("alwaysApply") {
+        return Ok(match value {
+            Value::Bool(true) => Activation::Always,
+            _ if !globs.is_empty() => Activation::Glob,
+            _ if has_description => Activation::Auto,
+            _ => Activation::Manual,
+        });
+    }
+    Ok(if globs.is_empty() {
+        Activation::Always
+    } else {
+        Activation::Glob
+    })
+}
+
+/// 1-based file line of a top-level `key:` in frontmatter `yaml` (line 1 is the opening fence).
+#[must_use]
+pub fn key_line(yaml: &str, key: &str) -> Option<usize> {
+    yaml.lines()
+        .position(|line| {
+            line.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
+        .map(|index| index + 2)
+}
+
+/// Turns a display name into an id: lower-case letters, digits and single dashes.
+#[must_use]
+pub fn slug(name: &str) -> String {
+    let mut id = String::new();
+    for character in name.chars() {
+        if character.is_ascii_alphanumeric() {
+            id.push(character.to_ascii_lowercase());
+        } else if !id.ends_with('-') && !id.is_empty() {
+            id.push('-');
+        }
+    }
+    id.trim_end_matches('-').to_owned()
+}
+
+/// Sorts items for rendering: priority (critical first), then id, then kind.
+pub fn sort_items(items: &mut [Item]) {
+    items.sort_by(|left, right| {
+        (left.priority, &left.id, left.kind).cmp(&(right.priority, &right.id, right.kind))
+    });
+}

@@ -1,0 +1,369 @@
+//! Splits a Markdown file into YAML frontmatter and body, and parses the frontmatter. This is the
+//! only module that knows the YAML crate (serde-saphyr), so swapping it touches one file.
+//!
+//! Strict about structure, lenient about real-world spellings:
+//! - accepted: UTF-8 BOM, CRLF line ends, empty frontmatter, frontmatter holding only comments, a
+//!   body containing `---` lines (only the first fence pair counts), a file that is only
+//!   frontmatter without a final newline, and Cursor's unquoted `globs: *.tsx` (which strict YAML
+//!   reads as an alias);
+//! - refused with file and line: invalid UTF-8, invalid YAML, duplicate keys, a frontmatter that is
+//!   not a mapping, and an opening fence that is never closed.
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+
+/// Keys whose values are glob lists and may be written unquoted in Cursor's style.
+const GLOB_KEYS: [&str; 4] = ["globs", "paths", "fileMatchPattern", "applyTo"];
+
+/// A Markdown file split into its frontmatter and body. Line ends are normalised to LF and a BOM
+/// is removed, so the body is exactly what outputs carry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    /// Parsed frontmatter keys in file order; empty when the file has none.
+    pub values: IndexMap<String, Value>,
+    /// The YAML text between the fences (LF line ends, ends with `\n` unless empty); `None` when
+    /// the file has no frontmatter.
+    pub yaml: Option<String>,
+    /// Everything after the closing fence (LF line ends).
+    pub body: String,
+    /// 1-based line number of the first body line in the original file.
+    pub body_line: usize,
+}
+
+/// Splits and parses `bytes`, the content of the file at `path` (used in error messages).
+///
+/// Errors: [`Error::Invalid`] naming `path` and the line for invalid UTF-8, an unclosed fence,
+/// invalid YAML, duplicate keys, or a frontmatter that is not a mapping.
+pub fn parse(path: &str, bytes: &[u8]) -> Result<Document> {
+    let text = decode_utf8(path, bytes)?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = text.replace("\r\n", "\n");
+    let Some(after_open) = text
+        .strip_prefix("---\n")
+        .or_else(|| (text == "---").then_some(""))
+    else {
+        return Ok(Document {
+            values: IndexMap::new(),
+            yaml: None,
+            body: text,
+            body_line: 1,
+        });
+    };
+    let Some((yaml, body, yaml_lines)) = split_at_closing_fence(after_open) else {
+        return Err(Error::invalid(
+            path,
+            Some(1),
+            "frontmatter opened with `---` on line 1 is never closed; add a line holding only `---` after the last key",
+        ));
+    };
+    let values = parse_yaml(path, &yaml)?;
+    Ok(Document {
+        values,
+        yaml: Some(yaml),
+        body: body.to_owned(),
+        body_line: yaml_lines + 3,
+    })
+}
+
+fn decode_utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
+    std::str::from_utf8(bytes).map_err(|error| {
+        let valid = &bytes[..error.valid_up_to()];
+        let line = valid.split(|&byte| byte == b'\n').count();
+        let column = valid.len()
+            - valid
+                .iter()
+                .rposition(|&byte| byte == b'\n')
+                .map_or(0, |index| index + 1)
+            + 1;
+        let byte = bytes.get(error.valid_up_to()).copied().unwrap_or_default();
+        Error::invalid(
+            path,
+            Some(line),
+            format!(
+                "not valid UTF-8 (byte 0x{byte:02X} at column {column}); save the file as UTF-8"
+            ),
+        )
+    })
+}
+
+/// Returns (yaml text, body, number of yaml lines) when a closing fence exists.
+fn split_at_closing_fence(after_open: &str) -> Option<(String, &str, usize)> {
+    let mut offset = 0;
+    for (lines, line) in after_open.split_inclusive('\n').enumerate() {
+        let content = line.strip_suffix('\n').unwrap_or(line);
+        if content.trim_end() == "---" {
+            let yaml = after_open[..offset].to_owned();
+            let body = &after_open[offset + line.len()..];
+            return Some((yaml, body, lines));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+fn parse_yaml(path: &str, yaml: &str) -> Result<IndexMap<String, Value>> {
+    if yaml
+        .lines()
+        .all(|line| line.trim().is_empty() || line.trim_start().starts_with('#'))
+    {
+        return Ok(IndexMap::new());
+    }
+    let lenient = quote_bare_glob_values(yaml);
+    let options = serde_saphyr::options! { strict_booleans: true };
+    let value: Value = serde_saphyr::from_str_with_options(&lenient, options).map_err(|error| {
+        // Line 1 of the YAML text is line 2 of the file.
+        let line = error
+            .location()
+            .map(|location| usize::try_from(location.line()).unwrap_or(0) + 1);
+        Error::invalid(
+            path,
+            line,
+            format!(
+                "invalid YAML frontmatter: {}",
+                first_line(&error.to_string())
+            ),
+        )
+    })?;
+    match value {
+        Value::Object(map) => Ok(map.into_iter().collect()),
+        Value::Null => Ok(IndexMap::new()),
+        _ => Err(Error::invalid(
+            path,
+            Some(2),
+            "frontmatter must be a mapping of `key: value` lines",
+        )),
+    }
+}
+
+fn first_line(message: &str) -> String {
+    message.lines().next().unwrap_or_default().trim().to_owned()
+}
+
+/// Cursor documents `globs: *.tsx` unquoted; in YAML a leading `*` starts an alias and a leading
+/// `!` a tag, so such values are single-quoted before parsing. Nothing else is touched.
+fn quote_bare_glob_values(yaml: &str) -> String {
+    let mut out = String::with_capacity(yaml.len() + 8);
+    for line in yaml.split_inclusive('\n') {
+        let content = line.strip_suffix('\n').unwrap_or(line);
+        let rewritten = GLOB_KEYS.iter().find_map(|key| {
+            let value = content.strip_prefix(key)?.strip_prefix(':')?;
+            let trimmed = value.trim();
+            (value.starts_with([' ', '\t']) && trimmed.starts_with(['*', '!']))
+                .then(|| format!("{key}: '{}'", trimmed.replace('\'', "''")))
+        });
+        match rewritten {
+            Some(text) => {
+                out.push_str(&text);
+                if line.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// Rewrites frontmatter YAML text for an output: removes the top-level `drop` keys (with their
+/// nested lines and comments directly above them stay), keeps every other line byte for byte,
+/// and puts `prepend` lines first (already rendered `key: value` lines). Keeping the user's text
+/// keeps their comments, quoting and key order in the outputs.
+#[must_use]
+pub fn rewrite_top_level(yaml: &str, drop: &[&str], prepend: &[String]) -> String {
+    let mut out = String::with_capacity(yaml.len());
+    for line in prepend {
+        out.push_str(line);
+        out.push('\n');
+    }
+    let mut dropping = false;
+    for line in yaml.split_inclusive('\n') {
+        let starts_key =
+            line.starts_with(|character: char| !character.is_whitespace() && character != '#');
+        if starts_key {
+            dropping = drop.iter().any(|key| top_level_key(line) == Some(key));
+        } else if line.starts_with('#') {
+            // A comment at column 0 belongs to what follows it, not to a dropped key above.
+            dropping = false;
+        }
+        if !dropping {
+            out.push_str(line);
+            if !line.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+fn top_level_key(line: &str) -> Option<&str> {
+    let key = line.split(':').next()?;
+    let key = key.trim();
+    let key = key.trim_matches(|character| character == '"' || character == '\'');
+    Some(key)
+}
+
+/// Renders a string as a YAML scalar: plain when that reads back as the same string, otherwise
+/// double-quoted with JSON escapes (JSON strings are valid YAML double-quoted scalars).
+#[must_use]
+pub fn yaml_string(value: &str) -> String {
+    if is_plain_safe(value) {
+        value.to_owned()
+    } else {
+        serde_json::to_string(value).unwrap_or_default()
+    }
+}
+
+/// Renders a JSON value as a one-line YAML value (flow style for lists and maps).
+#[must_use]
+pub fn yaml_value(value: &Value) -> String {
+    match value {
+        Value::String(text) => yaml_string(text),
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(yaml_value).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        Value::Object(map) => {
+            let parts: Vec<String> = map
+                .iter()
+                .map(|(key, value)| format!("{}: {}", yaml_string(key), yaml_value(value)))
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+fn is_plain_safe(value: &str) -> bool {
+    let Some(first) = value.chars().next() else {
+        return false;
+    };
+    let reserved_start = "-?:,[]{}#&*!|>'\"%@`".contains(first) || first.is_whitespace();
+    let special_word = matches!(
+        value.to_ascii_lowercase().as_str(),
+        "true" | "false" | "null" | "~" | "yes" | "no" | "on" | "off" | "y" | "n"
+    );
+    let number_like = value.parse::<f64>().is_ok();
+    !reserved_start
+        && !special_word
+        && !number_like
+        && !value.ends_with(char::is_whitespace)
+        && !value.contains(": ")
+        && !value.contains(" #")
+        && !value.contains('\n')
+        && !value.ends_with(':')
+        && value.chars().all(|character| !character.is_control())
+}
+
+/// Parses a whole YAML document (the v3 `config.yaml`) into a JSON value.
+///
+/// Errors: [`Error::Invalid`] naming `path` and the line of the YAML error.
+pub fn parse_yaml_document(path: &str, text: &str) -> Result<Value> {
+    let options = serde_saphyr::options! { strict_booleans: true };
+    serde_saphyr::from_str_with_options(text, options).map_err(|error| {
+        let line = error
+            .location()
+            .map(|location| usize::try_from(location.line()).unwrap_or(0));
+        Error::invalid(
+            path,
+            line,
+            format!("invalid YAML: {}", first_line(&error.to_string())),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parsed(text: &str) -> Document {
+        parse("rules/x.md", text.as_bytes()).expect("parses")
+    }
+
+    #[test]
+    fn horizontal_rules_and_dashes_in_values_are_body_text() {
+        let document = parsed(
+            "---\ndescription: Uses a rule---like dash\npriority: high\n---\nFirst part.\n\n---\n\nSecond part.\n",
+        );
+        assert_eq!(
+            document.values["description"],
+            json!("Uses a rule---like dash")
+        );
+        assert_eq!(document.values["priority"], json!("high"));
+        assert_eq!(document.body, "First part.\n\n---\n\nSecond part.\n");
+        let no_frontmatter = parsed("# Heading\n\n---\n\nkey: value looking text\n");
+        assert!(no_frontmatter.yaml.is_none());
+        assert_eq!(
+            no_frontmatter.body,
+            "# Heading\n\n---\n\nkey: value looking text\n"
+        );
+    }
+
+    #[test]
+    fn crlf_bom_empty_and_only_frontmatter() {
+        let crlf = parse("r.md", b"\xef\xbb\xbf---\r\npriority: high\r\ndescription: CRLF rule\r\n---\r\n\r\nBody line.\r\n").expect("parses");
+        assert_eq!(crlf.values["priority"], json!("high"));
+        assert_eq!(crlf.body, "\nBody line.\n");
+        assert!(parsed("---\n---\n\nJust a body.\n").values.is_empty());
+        assert!(
+            parsed("---\n# only a comment\n---\nComment-only metadata.\n")
+                .values
+                .is_empty()
+        );
+        let only = parsed("---\npriority: low\n---");
+        assert_eq!(only.values["priority"], json!("low"));
+        assert_eq!(only.body, "");
+    }
+
+    #[test]
+    fn cursor_unquoted_globs_are_accepted() {
+        let document = parsed(
+            "---\ndescription: React conventions\nglobs: *.tsx\nalwaysApply: false\n---\nUse function components.\n",
+        );
+        assert_eq!(document.values["globs"], json!("*.tsx"));
+        assert_eq!(document.values["alwaysApply"], json!(false));
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let duplicate = parse("r.md", b"---\npriority: low\npriority: high\n---\nx\n").unwrap_err();
+        assert!(
+            duplicate
+                .to_string()
+                .starts_with("r.md:3: invalid YAML frontmatter"),
+            "{duplicate}"
+        );
+        let latin1 = parse("latin1.md", b"---\npriority: low\n---\nCaf\xe9 rules\n").unwrap_err();
+        assert_eq!(
+            latin1.to_string(),
+            "latin1.md:4: not valid UTF-8 (byte 0xE9 at column 4); save the file as UTF-8"
+        );
+        let unclosed = parse("u.md", b"---\npriority: [unclosed\n---\nBroken.\n").unwrap_err();
+        assert!(
+            unclosed
+                .to_string()
+                .starts_with("u.md:2: invalid YAML frontmatter"),
+            "{unclosed}"
+        );
+    }
+
+    #[test]
+    fn rewrite_keeps_user_text() {
+        let yaml = "description: >-\n  folded\n  text\npriority: high\n# note\nlicense: MIT\n";
+        assert_eq!(
+            rewrite_top_level(yaml, &["priority"], &["name: x".to_owned()]),
+            "name: x\ndescription: >-\n  folded\n  text\n# note\nlicense: MIT\n"
+        );
+    }
+
+    #[test]
+    fn yaml_strings_round_trip() {
+        for text in ["plain", "a: b", "*.tsx", "true", "12", "", "x #y", "- item"] {
+            let yaml = format!("k: {}\n", yaml_string(text));
+            let document = parsed(&format!("---\n{yaml}---\n"));
+            assert_eq!(document.values["k"], json!(text), "{yaml}");
+        }
+    }
+}

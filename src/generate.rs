@@ -1,0 +1,84 @@
+//! The main job end to end: load the project, select the view, render every preset, and hand the
+//! plan to the writer. CLI commands (and later MCP tools) call these functions.
+
+use std::path::Path;
+
+use crate::error::Result;
+use crate::plan::Plan;
+use crate::project::{self, Project};
+use crate::write::{self, Mode, Report, Settings};
+use crate::{presets, presets::render};
+
+/// What a `generate` run produced.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The rendered plan.
+    pub plan: Plan,
+    /// Per-path statuses.
+    pub report: Report,
+}
+
+/// Loads the project around `start` and renders its plan for `profile`. In check mode variables
+/// are not needed (drift is judged on placeholder templates), so unset ones do not fail.
+///
+/// Errors: project, config, item and render errors.
+pub fn plan(
+    start: &Path,
+    profile: Option<&str>,
+    mode: Mode,
+    warnings: &mut Vec<String>,
+) -> Result<(Project, Plan)> {
+    let project = project::load(start, warnings)?;
+    let view = project::view(&project, profile, warnings)?;
+    let specs = presets::select(&project.config.presets, warnings)?;
+    let environment = |name: &str| std::env::var(name).ok();
+    let placeholder = |_: &str| Some(String::new());
+    let lookup: &dyn Fn(&str) -> Option<String> = if mode == Mode::Check {
+        &placeholder
+    } else {
+        &environment
+    };
+    let mut plan = render::render(&project, &view, &specs, lookup)?;
+    warnings.append(&mut plan.warnings);
+    Ok((project, plan))
+}
+
+/// `generate`: writes (or checks, or lists) every output.
+///
+/// Errors: as [`plan`], plus refused writes (nothing is written then) and I/O errors.
+pub fn generate(
+    start: &Path,
+    profile: Option<&str>,
+    mode: Mode,
+    force: bool,
+    warnings: &mut Vec<String>,
+) -> Result<Outcome> {
+    let (project, plan) = plan(start, profile, mode, warnings)?;
+    let settings = settings(&project, force, false);
+    let report = write::apply(&plan, &settings, mode)?;
+    Ok(Outcome { plan, report })
+}
+
+/// `clean`: removes every output the manifest lists and the tool can prove unedited.
+///
+/// Errors: as [`generate`].
+pub fn clean(start: &Path, mode: Mode, warnings: &mut Vec<String>) -> Result<Report> {
+    let project = project::load(start, warnings)?;
+    let settings = settings(&project, false, true);
+    write::apply(&Plan::default(), &settings, mode)
+}
+
+fn settings(project: &Project, force: bool, clean: bool) -> Settings<'_> {
+    let manifest_path = if project.config_dir_relative.is_empty() {
+        ".ai-rulez.generated-manifest.json".to_owned()
+    } else {
+        format!("{}/.generated-manifest.json", project.config_dir_relative)
+    };
+    Settings {
+        root: &project.root,
+        manifest_path,
+        gitignore: project.config.gitignore,
+        force,
+        clean,
+    }
+}

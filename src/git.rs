@@ -1,0 +1,42 @@
+//! The few git facts generation needs, read with gix (no `git` subprocess): whether a path is
+//! ignored, so a resolved secret is never written to a file git would commit.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+/// Whether git ignores the project-relative `relative` path (`.gitignore` files,
+/// `.git/info/exclude` and `core.excludesFile`). Outside a git repository nothing is ignored.
+///
+/// Errors: [`Error::Usage`] when the repository exists but cannot be read.
+pub fn is_ignored(project_root: &Path, relative: &str) -> Result<bool> {
+    let Ok(repository) = gix::discover(project_root) else {
+        return Ok(false);
+    };
+    let Some(workdir) = repository.workdir() else {
+        return Ok(false);
+    };
+    let workdir = fs_err::canonicalize(workdir)?;
+    let root = fs_err::canonicalize(project_root)?;
+    let absolute = root.join(relative);
+    let Ok(inside) = absolute.strip_prefix(&workdir) else {
+        return Ok(false);
+    };
+    let failure = |error: &dyn std::fmt::Display| {
+        Error::Usage(format!("cannot read git ignore rules: {error}"))
+    };
+    let index = repository
+        .index_or_empty()
+        .map_err(|error| failure(&error))?;
+    let mut stack = repository
+        .excludes(
+            &index,
+            None,
+            gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
+        )
+        .map_err(|error| failure(&error))?;
+    let platform = stack
+        .at_path(inside, None)
+        .map_err(|error| failure(&error))?;
+    Ok(platform.is_excluded())
+}

@@ -1,0 +1,148 @@
+//! Content digests and the generated-file banner: how a file proves that ai-rulez wrote it.
+//!
+//! Banner rule (documented in the README): a generated Markdown file carries one banner line that
+//! contains `Content-Hash: sha256:<64 hex>`. It is the first line of the file, or, when the format
+//! needs YAML frontmatter at byte 0, the first line after the opening `---` (as a YAML comment).
+//! The hash is the SHA-256 of exactly the bytes that follow the banner line's `\n`, so
+//! `tail -n +2 CLAUDE.md | sha256sum` (or `tail -n +3` with frontmatter) verifies it.
+//!
+//! Files written by the Go ai-rulez carry `Content-Hash: blake3:<hex>` over their body; they are
+//! recognised too, so a project can switch tools without `--force`.
+
+use sha2::{Digest, Sha256};
+
+/// Marker that precedes the hex digest in a banner.
+pub const SHA256_MARKER: &str = "Content-Hash: sha256:";
+const BLAKE3_MARKER: &str = "Content-Hash: blake3:";
+
+/// `sha256:<hex>` of `bytes`.
+#[must_use]
+pub fn sha256_tagged(bytes: &[u8]) -> String {
+    format!("sha256:{}", sha256_hex(bytes))
+}
+
+/// Lower-case hex SHA-256 of `bytes` (64 characters).
+#[must_use]
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// What a file on disk says about its origin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Provenance {
+    /// No banner: the tool cannot prove it wrote this file.
+    NoBanner,
+    /// A banner whose hash matches the bytes: generated and unedited.
+    Unedited,
+    /// A banner whose hash no longer matches: generated, then edited by hand.
+    Edited,
+}
+
+/// Reads the banner of `bytes` (our sha256 banner or the Go tool's blake3 banner) and checks it.
+/// Only the first 40 lines are searched, so a banner quoted deep in a body does not count.
+#[must_use]
+pub fn banner_provenance(bytes: &[u8]) -> Provenance {
+    let mut offset = 0;
+    for _ in 0..40 {
+        let Some(rest) = bytes.get(offset..) else {
+            break;
+        };
+        if rest.is_empty() {
+            break;
+        }
+        let line_end = rest
+            .iter()
+            .position(|&byte| byte == b'\n')
+            .map_or(rest.len(), |index| index + 1);
+        let line = &rest[..line_end];
+        let after = &rest[line_end..];
+        if let Some(claimed) = find_hex_after(line, SHA256_MARKER) {
+            return if claimed == sha256_hex(after) {
+                Provenance::Unedited
+            } else {
+                Provenance::Edited
+            };
+        }
+        if let Some(claimed) = find_hex_after(line, BLAKE3_MARKER) {
+            return go_banner_provenance(&claimed, bytes, offset + line_end);
+        }
+        offset += line_end;
+    }
+    Provenance::NoBanner
+}
+
+fn find_hex_after(line: &[u8], marker: &str) -> Option<String> {
+    let text = std::str::from_utf8(line).ok()?;
+    let start = text.find(marker)? + marker.len();
+    let hex: String = text[start..]
+        .chars()
+        .take_while(char::is_ascii_hexdigit)
+        .collect();
+    (hex.len() == 64).then(|| hex.to_ascii_lowercase())
+}
+
+/// The Go ai-rulez hashes the body after its header (a `-->` line, or the closing frontmatter
+/// fence), with leading blank lines removed; root files were hashed with one extra trailing
+/// newline. Those variants were checked against real committed files (botsandbytes/decode).
+fn go_banner_provenance(claimed: &str, bytes: &[u8], after_marker_line: usize) -> Provenance {
+    let rest = &bytes[after_marker_line..];
+    let body_start = find_header_end(rest).map_or(after_marker_line, |end| after_marker_line + end);
+    let mut body = &bytes[body_start..];
+    while let Some(stripped) = body.strip_prefix(b"\n") {
+        body = stripped;
+    }
+    let mut with_newline = body.to_vec();
+    with_newline.push(b'\n');
+    let without_newline = body.strip_suffix(b"\n").unwrap_or(body);
+    let candidates: [&[u8]; 3] = [body, &with_newline, without_newline];
+    if candidates
+        .iter()
+        .any(|candidate| blake3::hash(candidate).to_hex().as_str() == claimed)
+    {
+        Provenance::Unedited
+    } else {
+        Provenance::Edited
+    }
+}
+
+/// Offset just past the first line that closes a Go header: `-->` or `---`.
+fn find_header_end(bytes: &[u8]) -> Option<usize> {
+    let mut offset = 0;
+    for line in bytes.split_inclusive(|&byte| byte == b'\n') {
+        offset += line.len();
+        let trimmed = line.strip_suffix(b"\n").unwrap_or(line);
+        if trimmed == b"-->" || trimmed == b"---" {
+            return Some(offset);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sha256_banner_round_trip() {
+        let body = b"# Title\nbody\n";
+        let file = format!("<!-- x {SHA256_MARKER}{} -->\n", sha256_hex(body));
+        let mut bytes = file.into_bytes();
+        bytes.extend_from_slice(body);
+        assert_eq!(banner_provenance(&bytes), Provenance::Unedited);
+        bytes.push(b'x');
+        assert_eq!(banner_provenance(&bytes), Provenance::Edited);
+        assert_eq!(banner_provenance(b"# plain\n"), Provenance::NoBanner);
+    }
+
+    #[test]
+    fn go_root_banner_is_recognised() {
+        let body = "# decode\n\ntext\n";
+        let mut hashed = body.to_owned();
+        hashed.push('\n');
+        let hex = blake3::hash(hashed.as_bytes()).to_hex();
+        let file = format!("<!--\nGenerated\nContent-Hash: blake3:{hex}\n-->\n\n{body}");
+        assert_eq!(banner_provenance(file.as_bytes()), Provenance::Unedited);
+        let edited = file.replace("text", "texts");
+        assert_eq!(banner_provenance(edited.as_bytes()), Provenance::Edited);
+    }
+}

@@ -1,0 +1,68 @@
+//! ai-rulez keeps a team's AI-assistant knowledge (rules, context, skills, agents, commands) as
+//! Markdown with YAML frontmatter under `.ai-rulez/`, and renders each coding assistant's native
+//! files from it with content hashes, without ever overwriting a file it did not write.
+//!
+//! Data flow: [`project::load`] → [`project::view`] → [`presets::render::render`] → [`plan::Plan`]
+//! → [`write::apply`].
+
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod content;
+pub mod error;
+pub mod frontmatter;
+pub mod generate;
+pub mod git;
+pub mod gitignore;
+pub mod hash;
+pub mod manifest;
+pub mod mcp_config;
+pub mod plan;
+pub mod presets;
+pub mod project;
+pub mod scope;
+pub mod write;
+
+use std::process::ExitCode;
+
+use clap::Parser as _;
+
+use crate::cli::{Cli, Command};
+use crate::commands::Global;
+
+/// Parses the process arguments, runs the command and returns its exit code: 0 ok, 1 could not
+/// run (bad config, bad flag, refused write), 2 drift or findings.
+#[must_use]
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let code = u8::from(error.use_stderr());
+            error.print().ok();
+            return ExitCode::from(code);
+        }
+    };
+    let start = cli
+        .directory
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("."));
+    let global = Global {
+        start,
+        quiet: cli.quiet,
+    };
+    let result = match &cli.command {
+        Command::Generate(args) => commands::generate::run(
+            &global,
+            &commands::generate::GenerateConfig::from_args(args),
+        ),
+        Command::Clean(args) => commands::clean::run(&global, args),
+        Command::Init(args) => commands::init::run(&global, args),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(error) => {
+            commands::err(&format!("error: {error:#}"));
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! The `ai-rulez` binary: everything lives in the library.
+
+fn main() -> std::process::ExitCode {
+    ai_rulez::run()
+}

@@ -1,0 +1,115 @@
+//! `.ai-rulez/.generated-manifest.json`: what the last `generate` wrote, with digests, so later
+//! runs can prove a file or a settings entry is still exactly what ai-rulez wrote.
+//!
+//! Format (version 2, sorted keys, 2-space JSON, trailing newline):
+//! `{"version": 2, "files": {path: "sha256:.."}, "sections": {path: "sha256:.."},
+//!   "merged": {path: [{"key": [..], "digest": "sha256:.."}]}}`.
+//! The Go ai-rulez's version "1" manifest (`"files": [paths]`) is read as paths without digests.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+
+/// One owned entry in a merged settings document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergedEntry {
+    /// Key path inside the document (e.g. `["mcpServers", "github"]`).
+    pub key: Vec<String>,
+    /// `sha256:<hex>` of the entry in template form.
+    pub digest: String,
+}
+
+/// The manifest contents.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Manifest {
+    /// Whole files: path → digest of the file bytes (`None` for a Go manifest without digests).
+    pub files: BTreeMap<String, Option<String>>,
+    /// Managed sections in hand-written files: path → digest of the section body.
+    pub sections: BTreeMap<String, String>,
+    /// Merged documents: path → owned entries.
+    pub merged: BTreeMap<String, Vec<MergedEntry>>,
+}
+
+#[derive(Serialize)]
+struct Stored<'a> {
+    version: u32,
+    files: &'a BTreeMap<String, Option<String>>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    sections: &'a BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    merged: &'a BTreeMap<String, Vec<MergedEntry>>,
+}
+
+impl Manifest {
+    /// Parses manifest text; `path` is used in error messages.
+    ///
+    /// Errors: [`Error::Invalid`] when the text is not a manifest of version 1 or 2.
+    pub fn parse(path: &str, text: &str) -> Result<Self> {
+        let invalid = |message: &str| {
+            Error::invalid(
+                path,
+                None,
+                format!(
+                    "{message}; delete it and run `ai-rulez generate` (files it listed then count as hand-written)"
+                ),
+            )
+        };
+        let value: Value = serde_json::from_str(text)
+            .map_err(|error| invalid(&format!("not valid JSON ({error})")))?;
+        let mut manifest = Manifest::default();
+        match value.get("files") {
+            Some(Value::Array(paths)) => {
+                for path in paths {
+                    if let Value::String(path) = path {
+                        manifest.files.insert(path.clone(), None);
+                    }
+                }
+            }
+            Some(Value::Object(files)) => {
+                for (path, digest) in files {
+                    manifest
+                        .files
+                        .insert(path.clone(), digest.as_str().map(str::to_owned));
+                }
+            }
+            None => {}
+            Some(_) => return Err(invalid("`files` is neither a list nor a table")),
+        }
+        if let Some(sections) = value.get("sections") {
+            manifest.sections = serde_json::from_value(sections.clone())
+                .map_err(|_| invalid("`sections` is malformed"))?;
+        }
+        if let Some(Value::Object(merged)) = value.get("merged") {
+            for (path, entries) in merged {
+                // The Go manifest stores merged paths with non-digest data; only ours is usable.
+                let entries: Vec<MergedEntry> =
+                    serde_json::from_value(entries.clone()).unwrap_or_default();
+                manifest.merged.insert(path.clone(), entries);
+            }
+        }
+        Ok(manifest)
+    }
+
+    /// Deterministic JSON text of this manifest.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let stored = Stored {
+            version: 2,
+            files: &self.files,
+            sections: &self.sections,
+            merged: &self.merged,
+        };
+        let mut text = serde_json::to_string_pretty(&stored).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// Whether nothing is recorded.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.sections.is_empty() && self.merged.is_empty()
+    }
+}

@@ -1,0 +1,259 @@
+//! Presets: one spec file per assistant under `templates/presets/` (embedded at build time),
+//! describing where its files go and which frontmatter template each rule file uses. The writers
+//! in [`render`] serve every spec; adding an assistant is a new spec file, not new Rust.
+
+pub mod render;
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// Embedded preset specs: (file name, TOML text).
+const SPECS: [(&str, &str); 14] = [
+    ("amp.toml", include_str!("../../templates/presets/amp.toml")),
+    (
+        "antigravity.toml",
+        include_str!("../../templates/presets/antigravity.toml"),
+    ),
+    (
+        "claude.toml",
+        include_str!("../../templates/presets/claude.toml"),
+    ),
+    (
+        "cline.toml",
+        include_str!("../../templates/presets/cline.toml"),
+    ),
+    (
+        "codex.toml",
+        include_str!("../../templates/presets/codex.toml"),
+    ),
+    (
+        "copilot.toml",
+        include_str!("../../templates/presets/copilot.toml"),
+    ),
+    (
+        "cursor.toml",
+        include_str!("../../templates/presets/cursor.toml"),
+    ),
+    (
+        "devin.toml",
+        include_str!("../../templates/presets/devin.toml"),
+    ),
+    (
+        "gemini.toml",
+        include_str!("../../templates/presets/gemini.toml"),
+    ),
+    (
+        "junie.toml",
+        include_str!("../../templates/presets/junie.toml"),
+    ),
+    (
+        "kiro.toml",
+        include_str!("../../templates/presets/kiro.toml"),
+    ),
+    (
+        "opencode.toml",
+        include_str!("../../templates/presets/opencode.toml"),
+    ),
+    (
+        "windsurf.toml",
+        include_str!("../../templates/presets/windsurf.toml"),
+    ),
+    ("zed.toml", include_str!("../../templates/presets/zed.toml")),
+];
+
+/// Embedded templates: (name, minijinja source).
+pub(crate) const TEMPLATES: [(&str, &str); 8] = [
+    (
+        "root.md",
+        include_str!("../../templates/markdown/root.md.j2"),
+    ),
+    (
+        "import.md",
+        include_str!("../../templates/markdown/import.md.j2"),
+    ),
+    (
+        "claude-rule",
+        include_str!("../../templates/frontmatter/claude-rule.yaml.j2"),
+    ),
+    (
+        "cline-rule",
+        include_str!("../../templates/frontmatter/cline-rule.yaml.j2"),
+    ),
+    (
+        "cursor-rule",
+        include_str!("../../templates/frontmatter/cursor-rule.yaml.j2"),
+    ),
+    (
+        "copilot-instructions",
+        include_str!("../../templates/frontmatter/copilot-instructions.yaml.j2"),
+    ),
+    (
+        "trigger-rule",
+        include_str!("../../templates/frontmatter/trigger-rule.yaml.j2"),
+    ),
+    (
+        "kiro-steering",
+        include_str!("../../templates/frontmatter/kiro-steering.yaml.j2"),
+    ),
+];
+
+/// One assistant's spec (`templates/presets/<name>.toml`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PresetSpec {
+    /// Preset name as written in `presets = [...]`.
+    pub name: String,
+    /// Human name of the assistant.
+    pub label: String,
+    /// Vendor documentation the formats come from.
+    pub docs: Vec<String>,
+    /// The root instruction file, if the assistant reads one.
+    pub root: Option<RootSpec>,
+    /// The rules folder, if the assistant has one.
+    pub rules: Option<RulesSpec>,
+    /// Where skills go.
+    pub skills: Option<SkillsSpec>,
+    /// Where subagents go.
+    pub agents: Option<ItemFilesSpec>,
+    /// Where slash commands go.
+    pub commands: Option<ItemFilesSpec>,
+    /// Which MCP settings document the assistant reads.
+    pub mcp: Option<McpSpec>,
+}
+
+/// What a root file contains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RootContent {
+    /// Every rule inline (with an "applies to" line for scoped ones) and all context.
+    Full,
+    /// Context only; with `[rules] mode = "inline"` also the always-on rules.
+    Context,
+}
+
+/// Root instruction file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RootSpec {
+    /// Project-relative path (`CLAUDE.md`, `AGENTS.md`, ...).
+    pub path: String,
+    /// What goes in.
+    pub content: RootContent,
+    /// With `agents_md = true`, the file becomes an `@AGENTS.md` import.
+    #[serde(default)]
+    pub import_agents_md: bool,
+    /// Size budget in bytes the assistant reads (warning above it).
+    pub max_bytes: Option<usize>,
+}
+
+/// Rules folder: one file per rule.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesSpec {
+    /// Folder, project-relative.
+    pub dir: String,
+    /// File name suffix including the dot (`.mdc`, `.instructions.md`).
+    pub extension: String,
+    /// Frontmatter template name (`templates/frontmatter/<name>.yaml.j2`).
+    pub frontmatter: String,
+    /// Activations the format can express; others are written always-on with a warning.
+    pub activations: Vec<String>,
+    /// Context items are written here too, always-on, as `context-<id>`.
+    #[serde(default)]
+    pub context: bool,
+    /// Per-file limit in characters (warning above it).
+    pub max_chars: Option<usize>,
+    /// Per-file limit in bytes (warning above it).
+    pub max_bytes: Option<usize>,
+    /// Per-file guidance in lines (warning above it).
+    pub max_lines: Option<usize>,
+}
+
+/// Skills folder.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillsSpec {
+    /// Folder, project-relative; each skill is `<dir>/<id>/SKILL.md` plus resources.
+    pub dir: String,
+    /// Frontmatter keys kept; `"*"` keeps every key except ai-rulez's own.
+    pub keys: Vec<String>,
+}
+
+/// Subagent or command files.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemFilesSpec {
+    /// Folder, project-relative.
+    pub dir: String,
+    /// File name suffix including the dot.
+    pub extension: String,
+    /// Frontmatter keys kept; `"*"` keeps every key except ai-rulez's own; empty = plain Markdown.
+    pub keys: Vec<String>,
+    /// Adds `name: <id>` when the source has none.
+    #[serde(default)]
+    pub name: bool,
+}
+
+/// MCP settings document.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpSpec {
+    /// Shape name (see `mcp_config::DocumentShape`).
+    pub shape: String,
+}
+
+/// All built-in specs, sorted by name.
+///
+/// Errors: [`Error::Usage`] if an embedded spec is malformed (a build defect, caught by tests).
+pub fn builtin_specs() -> Result<Vec<PresetSpec>> {
+    let mut specs = Vec::with_capacity(SPECS.len());
+    for (file, text) in SPECS {
+        let spec: PresetSpec = toml_edit::de::from_str(text)
+            .map_err(|error| Error::Usage(format!("templates/presets/{file}: {error}")))?;
+        specs.push(spec);
+    }
+    specs.sort_by(|left, right| left.name.cmp(&right.name));
+    Ok(specs)
+}
+
+/// Picks the specs named by `names` (config order). Unknown names are skipped with a warning.
+///
+/// Errors: as [`builtin_specs`].
+pub fn select(names: &[String], warnings: &mut Vec<String>) -> Result<Vec<PresetSpec>> {
+    let specs = builtin_specs()?;
+    let mut chosen = Vec::new();
+    let mut unknown = Vec::new();
+    for name in names {
+        match specs.iter().find(|spec| spec.name == *name) {
+            Some(spec) => chosen.push(spec.clone()),
+            None => unknown.push(name.as_str()),
+        }
+    }
+    if !unknown.is_empty() {
+        let known: Vec<&str> = specs.iter().map(|spec| spec.name.as_str()).collect();
+        warnings.push(format!(
+            "unknown preset{} {} skipped (this version knows: {})",
+            if unknown.len() == 1 { "" } else { "s" },
+            unknown.join(", "),
+            known.join(", ")
+        ));
+    }
+    Ok(chosen)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_embedded_spec_parses_and_names_its_file() {
+        let specs = super::builtin_specs().expect("specs parse");
+        assert_eq!(specs.len(), super::SPECS.len());
+        for spec in specs {
+            assert!(
+                super::SPECS
+                    .iter()
+                    .any(|(file, _)| *file == format!("{}.toml", spec.name))
+            );
+        }
+    }
+}

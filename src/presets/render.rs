@@ -1,0 +1,695 @@
+//! The writers that serve every preset spec: root Markdown, rule files, skill folders, agent and
+//! command files, and MCP settings entries. Rendering is a pure function of the project, the
+//! selected view and the specs: no I/O, no clock, no environment (variables come in through
+//! `lookup`).
+
+use std::collections::BTreeMap;
+
+use minijinja::{Environment, UndefinedBehavior, context, syntax::SyntaxConfig};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES};
+use crate::config::RulesMode;
+use crate::content::{Activation, Item, Kind};
+use crate::error::{Error, Result};
+use crate::frontmatter::{self, rewrite_top_level, yaml_string, yaml_value};
+use crate::mcp_config::{self, DocumentShape};
+use crate::plan::{Content, Markdown, Output, Plan};
+use crate::project::{Project, View};
+use crate::scope::expand_braces;
+
+/// Keys dropped from skill, agent and command frontmatter: ai-rulez reads them, assistants don't.
+const ITEM_FILE_DROPPED_KEYS: [&str; 11] = [
+    "priority",
+    "targets",
+    "activation",
+    "trigger",
+    "alwaysApply",
+    "delivery",
+    "triggers",
+    "keywords",
+    "status",
+    "always",
+    "scope",
+];
+
+/// Renders every output of `presets` for `view`. `lookup` resolves `${VAR}` placeholders that a
+/// settings format cannot keep as references.
+///
+/// Errors: a template failure, an MCP server that cannot be rendered (for example an unset
+/// variable), or two presets producing different content for one shared path.
+pub fn render(
+    project: &Project,
+    view: &View<'_>,
+    presets: &[PresetSpec],
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Result<Plan> {
+    let environment = template_environment()?;
+    let renderer = Renderer {
+        project,
+        view,
+        environment,
+        root_writers: root_writers(presets),
+    };
+    let mut plan = Plan::default();
+    for preset in presets {
+        renderer.preset(preset, lookup, &mut plan)?;
+    }
+    Ok(plan)
+}
+
+fn template_environment() -> Result<Environment<'static>> {
+    let mut environment = Environment::new();
+    let syntax = SyntaxConfig::builder()
+        .trim_blocks(true)
+        .lstrip_blocks(true)
+        .keep_trailing_newline(true)
+        .build()
+        .map_err(template_error)?;
+    environment.set_syntax(syntax);
+    environment.set_undefined_behavior(UndefinedBehavior::Strict);
+    environment.add_filter("yaml", |value: String| yaml_string(&value));
+    environment.add_filter("yaml_quoted", |value: String| {
+        serde_json::to_string(&value).unwrap_or_default()
+    });
+    for (name, source) in TEMPLATES {
+        environment
+            .add_template(name, source)
+            .map_err(template_error)?;
+    }
+    Ok(environment)
+}
+
+#[expect(clippy::needless_pass_by_value, reason = "used as a map_err callback")]
+fn template_error(error: minijinja::Error) -> Error {
+    Error::Usage(format!(
+        "template error (a defect in the embedded templates): {error:#}"
+    ))
+}
+
+/// Which presets write each root file path (AGENTS.md is shared by several).
+fn root_writers(presets: &[PresetSpec]) -> BTreeMap<String, Vec<String>> {
+    let mut writers: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for preset in presets {
+        if let Some(root) = &preset.root {
+            writers
+                .entry(root.path.clone())
+                .or_default()
+                .push(preset.name.clone());
+        }
+    }
+    writers
+}
+
+struct Renderer<'a> {
+    project: &'a Project,
+    view: &'a View<'a>,
+    environment: Environment<'static>,
+    root_writers: BTreeMap<String, Vec<String>>,
+}
+
+/// One item as the root template shows it.
+#[derive(Serialize)]
+struct RootEntry {
+    title: String,
+    scope_line: String,
+    body: String,
+}
+
+impl Renderer<'_> {
+    fn preset(
+        &self,
+        preset: &PresetSpec,
+        lookup: &dyn Fn(&str) -> Option<String>,
+        plan: &mut Plan,
+    ) -> Result<()> {
+        let mut unexpressible: Vec<String> = Vec::new();
+        let mut root_rules: Vec<&Item> = Vec::new();
+        if let Some(rules) = &preset.rules {
+            for item in self.items(Kind::Rule) {
+                self.rule(
+                    preset,
+                    rules,
+                    item,
+                    &mut root_rules,
+                    &mut unexpressible,
+                    plan,
+                )?;
+            }
+            if rules.context {
+                for item in self.items(Kind::Context) {
+                    let path = format!("{}/context-{}{}", rules.dir, item.id, rules.extension);
+                    if targets_match(item, &path, std::slice::from_ref(&preset.name)) {
+                        self.rule_file(preset, rules, item, Activation::Always, &path, plan)?;
+                    }
+                }
+            }
+        } else {
+            root_rules.extend(self.items(Kind::Rule));
+        }
+        if let Some(root) = &preset.root {
+            self.root(preset, root, &root_rules, plan)?;
+        }
+        if !unexpressible.is_empty() {
+            plan.warnings.push(format!(
+                "{}: {} rule{} use an activation {} cannot express and {} written always-on: {}",
+                preset.name,
+                unexpressible.len(),
+                if unexpressible.len() == 1 { "" } else { "s" },
+                preset.label,
+                if unexpressible.len() == 1 {
+                    "is"
+                } else {
+                    "are"
+                },
+                unexpressible.join(", ")
+            ));
+        }
+        if let Some(skills) = &preset.skills {
+            for item in self.items(Kind::Skill) {
+                Self::skill(preset, skills, item, plan)?;
+            }
+        }
+        if let Some(agents) = &preset.agents {
+            for item in self.items(Kind::Agent) {
+                Self::item_file(preset, agents, item, plan)?;
+            }
+        }
+        if let Some(commands) = &preset.commands {
+            for item in self.items(Kind::Command) {
+                Self::item_file(preset, commands, item, plan)?;
+            }
+        }
+        if let Some(mcp) = &preset.mcp {
+            self.mcp(preset, &mcp.shape, lookup, plan)?;
+        }
+        Ok(())
+    }
+
+    fn items(&self, kind: Kind) -> impl Iterator<Item = &Item> {
+        self.view
+            .items
+            .iter()
+            .copied()
+            .filter(move |item| item.kind == kind)
+    }
+
+    /// Places one rule: in the rules folder, or (when targeted there, or inline mode) in the root.
+    fn rule<'i>(
+        &self,
+        preset: &PresetSpec,
+        rules: &RulesSpec,
+        item: &'i Item,
+        root_rules: &mut Vec<&'i Item>,
+        unexpressible: &mut Vec<String>,
+        plan: &mut Plan,
+    ) -> Result<()> {
+        let folder_path = format!("{}/{}{}", rules.dir, item.id, rules.extension);
+        let in_folder = targets_match(item, &folder_path, std::slice::from_ref(&preset.name));
+        let in_root = preset.root.as_ref().is_some_and(|root| {
+            let writers = self
+                .root_writers
+                .get(&root.path)
+                .cloned()
+                .unwrap_or_default();
+            targets_match(item, &root.path, &writers)
+        });
+        let inline_default = preset
+            .root
+            .as_ref()
+            .is_some_and(|root| root.content == RootContent::Context)
+            && self.project.config.rules_mode == RulesMode::Inline
+            && item.activation == Activation::Always;
+        let to_root = in_root && (inline_default || !in_folder);
+        if to_root {
+            root_rules.push(item);
+            return Ok(());
+        }
+        if !in_folder {
+            return Ok(());
+        }
+        let activation = if rules
+            .activations
+            .iter()
+            .any(|name| name == item.activation.name())
+        {
+            item.activation
+        } else {
+            unexpressible.push(format!("{} ({})", item.id, item.activation.name()));
+            Activation::Always
+        };
+        self.rule_file(preset, rules, item, activation, &folder_path, plan)
+    }
+
+    fn rule_file(
+        &self,
+        preset: &PresetSpec,
+        rules: &RulesSpec,
+        item: &Item,
+        activation: Activation,
+        path: &str,
+        plan: &mut Plan,
+    ) -> Result<()> {
+        let body = trim_blank_edges(&item.body);
+        if body.is_empty() {
+            plan.warnings.push(format!(
+                "{}: empty body; no {} file is written",
+                item.source_path, preset.label
+            ));
+            return Ok(());
+        }
+        let expanded: Vec<String> = item
+            .globs
+            .iter()
+            .flat_map(|glob| expand_braces(glob))
+            .collect();
+        let yaml = self
+            .environment
+            .get_template(&rules.frontmatter)
+            .and_then(|template| {
+                template.render(context! {
+                    id => &item.id,
+                    activation => activation.name(),
+                    globs => &item.globs,
+                    expanded => expanded,
+                    description => item.description.clone().unwrap_or_default(),
+                })
+            })
+            .map_err(template_error)?;
+        let frontmatter = (!yaml.trim().is_empty()).then_some(yaml);
+        let body = if frontmatter.is_some() {
+            format!("\n{body}")
+        } else {
+            body
+        };
+        let markdown = Markdown::build(frontmatter.as_deref(), &body, &item.source_path, false);
+        check_limits(path, &markdown.bytes, rules, &mut plan.warnings);
+        plan.add(Output {
+            path: path.to_owned(),
+            content: Content::Markdown(markdown),
+            writers: vec![preset.name.clone()],
+        })
+    }
+
+    fn root(
+        &self,
+        preset: &PresetSpec,
+        root: &super::RootSpec,
+        root_rules: &[&Item],
+        plan: &mut Plan,
+    ) -> Result<()> {
+        let config = &self.project.config;
+        let source = format!("{}/", self.project.config_dir_relative);
+        let writers = self
+            .root_writers
+            .get(&root.path)
+            .cloned()
+            .unwrap_or_default();
+        if config.agents_md && root.import_agents_md {
+            let text = self
+                .environment
+                .get_template("import.md")
+                .and_then(|template| {
+                    template.render(context! { name => &config.name, target => "AGENTS.md" })
+                })
+                .map_err(template_error)?;
+            plan.add(Output {
+                path: root.path.clone(),
+                content: Content::Markdown(Markdown::build(None, &text, &source, true)),
+                writers: vec![preset.name.clone()],
+            })?;
+            let agents_writers = self
+                .root_writers
+                .get("AGENTS.md")
+                .cloned()
+                .unwrap_or_else(|| vec![preset.name.clone()]);
+            let all_rules: Vec<&Item> = self.items(Kind::Rule).collect();
+            let text = self.root_text("AGENTS.md", &agents_writers, &all_rules)?;
+            return plan.add(Output {
+                path: "AGENTS.md".to_owned(),
+                content: Content::Markdown(Markdown::build(None, &text, &source, true)),
+                writers: vec![preset.name.clone()],
+            });
+        }
+        let text = self.root_text(&root.path, &writers, root_rules)?;
+        let markdown = Markdown::build(None, &text, &source, true);
+        if let Some(limit) = root.max_bytes
+            && markdown.bytes.len() > limit
+        {
+            plan.warnings.push(format!(
+                "{}: {} bytes, over the {limit}-byte budget {} reads; content past it is silently dropped, so move detail into skills or path-scoped rules",
+                root.path,
+                markdown.bytes.len(),
+                preset.label
+            ));
+        }
+        plan.add(Output {
+            path: root.path.clone(),
+            content: Content::Markdown(markdown),
+            writers: vec![preset.name.clone()],
+        })
+    }
+
+    fn root_text(&self, path: &str, writers: &[String], rules: &[&Item]) -> Result<String> {
+        let config = &self.project.config;
+        let entry = |item: &Item| {
+            let (title, body) = inline_body(&item.body);
+            RootEntry {
+                title: title.unwrap_or_else(|| item.id.clone()),
+                scope_line: scope_line(item),
+                body: body.trim_end().to_owned(),
+            }
+        };
+        let rules: Vec<RootEntry> = rules
+            .iter()
+            .filter(|item| targets_match(item, path, writers))
+            .map(|item| entry(item))
+            .collect();
+        let context: Vec<RootEntry> = self
+            .items(Kind::Context)
+            .filter(|item| targets_match(item, path, writers))
+            .map(entry)
+            .collect();
+        let text = self
+            .environment
+            .get_template("root.md")
+            .and_then(|template| {
+                template.render(context! {
+                    name => &config.name,
+                    description => config.description.clone().unwrap_or_default(),
+                    rules => minijinja::value::Serde(rules),
+                    context => minijinja::value::Serde(context),
+                })
+            })
+            .map_err(template_error)?;
+        Ok(format!("{}\n", text.trim_end()))
+    }
+
+    fn skill(preset: &PresetSpec, skills: &SkillsSpec, item: &Item, plan: &mut Plan) -> Result<()> {
+        let folder = format!("{}/{}", skills.dir, item.id);
+        let path = format!("{folder}/SKILL.md");
+        if !targets_match(item, &path, std::slice::from_ref(&preset.name)) {
+            return Ok(());
+        }
+        let yaml = item_frontmatter(item, &skills.keys, true);
+        let markdown = Markdown::build(
+            Some(&yaml),
+            &ensure_newline(&item.body),
+            &item.source_path,
+            false,
+        );
+        plan.add(Output {
+            path,
+            content: Content::Markdown(markdown),
+            writers: vec![preset.name.clone()],
+        })?;
+        for resource in &item.resources {
+            plan.add(Output {
+                path: format!("{folder}/{}", resource.relative_path),
+                content: Content::Verbatim {
+                    bytes: resource.bytes.clone(),
+                    executable: resource.executable,
+                },
+                writers: vec![preset.name.clone()],
+            })?;
+        }
+        Ok(())
+    }
+
+    fn item_file(
+        preset: &PresetSpec,
+        spec: &ItemFilesSpec,
+        item: &Item,
+        plan: &mut Plan,
+    ) -> Result<()> {
+        let path = format!("{}/{}{}", spec.dir, item.id, spec.extension);
+        if !targets_match(item, &path, std::slice::from_ref(&preset.name)) {
+            return Ok(());
+        }
+        let yaml = if spec.keys.is_empty() {
+            None
+        } else {
+            Some(item_frontmatter(item, &spec.keys, spec.name))
+        };
+        let body = match &yaml {
+            Some(_) => ensure_newline(&item.body),
+            None => trim_blank_edges(&item.body),
+        };
+        let markdown = Markdown::build(yaml.as_deref(), &body, &item.source_path, false);
+        plan.add(Output {
+            path,
+            content: Content::Markdown(markdown),
+            writers: vec![preset.name.clone()],
+        })
+    }
+
+    fn mcp(
+        &self,
+        preset: &PresetSpec,
+        shape: &str,
+        lookup: &dyn Fn(&str) -> Option<String>,
+        plan: &mut Plan,
+    ) -> Result<()> {
+        let servers = &self.project.config.mcp_servers;
+        if servers.is_empty() {
+            return Ok(());
+        }
+        let shape: DocumentShape = shape.parse().map_err(|error: mcp_config::McpConfigError| {
+            Error::Usage(format!("preset {}: {error}", preset.name))
+        })?;
+        let entries = mcp_config::render_entries(shape, servers, lookup).map_err(|error| {
+            Error::invalid(&self.project.config_relative, None, error.to_string())
+        })?;
+        plan.add(Output {
+            path: shape.default_path().to_owned(),
+            content: Content::Entries { shape, entries },
+            writers: vec![preset.name.clone()],
+        })
+    }
+}
+
+/// Whether `item` goes to the output at `path` written by `writers`: no `targets` means
+/// everywhere; otherwise a target may be `*`, a preset name, the path, its file name, a folder
+/// prefix ending in `/`, or a glob (where `*` may cross folders). Case-insensitive.
+#[must_use]
+pub fn targets_match(item: &Item, path: &str, writers: &[String]) -> bool {
+    if item.targets.is_empty() {
+        return true;
+    }
+    let path = path.to_ascii_lowercase();
+    let file_name = path.rsplit('/').next().unwrap_or(&path).to_owned();
+    item.targets.iter().any(|target| {
+        let target = target.trim().replace('\\', "/").to_ascii_lowercase();
+        let target = target.trim_start_matches("./").trim_start_matches('/');
+        target == "*"
+            || writers
+                .iter()
+                .any(|writer| writer.eq_ignore_ascii_case(target))
+            || target == path
+            || target == file_name
+            || (target.ends_with('/') && path.starts_with(target))
+            || globset::Glob::new(target).is_ok_and(|glob| glob.compile_matcher().is_match(&path))
+    })
+}
+
+/// Frontmatter YAML for a skill, agent or command file: the user's own text with ai-rulez keys
+/// (or keys outside `keys`) removed, and `name: <id>` first when `add_name` and none is given.
+fn item_frontmatter(item: &Item, keys: &[String], add_name: bool) -> String {
+    let keep_all = keys.iter().any(|key| key == "*");
+    let dropped: Vec<&str> = item
+        .frontmatter
+        .keys()
+        .map(String::as_str)
+        .filter(|key| {
+            if keep_all {
+                ITEM_FILE_DROPPED_KEYS.contains(key)
+            } else {
+                !keys.iter().any(|kept| kept == key)
+            }
+        })
+        .collect();
+    let wants_name = add_name && (keep_all || keys.iter().any(|key| key == "name"));
+    let prepend = if wants_name && !item.frontmatter.contains_key("name") {
+        vec![format!("name: {}", yaml_string(&item.id))]
+    } else {
+        Vec::new()
+    };
+    let kept: Vec<(&String, &Value)> = item
+        .frontmatter
+        .iter()
+        .filter(|(key, _)| !dropped.contains(&key.as_str()))
+        .collect();
+    let rewritten = rewrite_top_level(item.yaml.as_deref().unwrap_or_default(), &dropped, &prepend);
+    // The text edit keeps the user's formatting; if it does not read back as exactly the kept
+    // keys (an unusual YAML layout), fall back to writing the values out.
+    let mut expected: indexmap::IndexMap<&str, Value> = indexmap::IndexMap::new();
+    if !prepend.is_empty() {
+        expected.insert("name", Value::String(item.id.clone()));
+    }
+    for (key, value) in &kept {
+        expected.insert(key.as_str(), (*value).clone());
+    }
+    let reads_back = frontmatter::parse(
+        &item.source_path,
+        format!("---\n{rewritten}---\n").as_bytes(),
+    )
+    .is_ok_and(|document| {
+        document.values.len() == expected.len()
+            && document
+                .values
+                .iter()
+                .all(|(key, value)| expected.get(key.as_str()) == Some(value))
+    });
+    if reads_back {
+        return rewritten;
+    }
+    let mut yaml = String::new();
+    for line in &prepend {
+        yaml.push_str(line);
+        yaml.push('\n');
+    }
+    for (key, value) in kept {
+        yaml.push_str(&yaml_string(key));
+        yaml.push_str(": ");
+        yaml.push_str(&yaml_value(value));
+        yaml.push('\n');
+    }
+    yaml
+}
+
+/// The line under an inline item's heading that says when it applies.
+fn scope_line(item: &Item) -> String {
+    match item.activation {
+        Activation::Always => String::new(),
+        Activation::Glob => {
+            let globs: Vec<String> = item.globs.iter().map(|glob| format!("`{glob}`")).collect();
+            format!("_Applies to: {}_", globs.join(", "))
+        }
+        Activation::Auto => format!(
+            "_When relevant: {}_",
+            item.description.as_deref().unwrap_or_default().trim()
+        ),
+        Activation::Manual => format!("_Apply only when asked for by name (`{}`)._", item.id),
+    }
+}
+
+/// Splits a leading `# Title` off a body for inline use, and demotes the remaining headings by
+/// two levels (outside fenced code) so they nest under the item's `###` heading.
+fn inline_body(body: &str) -> (Option<String>, String) {
+    let trimmed = trim_blank_edges(body);
+    let (title, rest) = match trimmed.split_once('\n') {
+        Some((first, rest)) if first.starts_with("# ") => {
+            (Some(first[2..].trim().to_owned()), rest)
+        }
+        None if trimmed.starts_with("# ") => (Some(trimmed[2..].trim().to_owned()), ""),
+        _ => (None, trimmed.as_str()),
+    };
+    let mut out = String::with_capacity(rest.len() + 16);
+    let mut fence: Option<String> = None;
+    for line in rest.split_inclusive('\n') {
+        let stripped = line.trim_start();
+        let marker: String = stripped
+            .chars()
+            .take_while(|character| *character == '`' || *character == '~')
+            .collect();
+        if marker.len() >= 3
+            && marker
+                .chars()
+                .all(|character| character == marker.chars().next().unwrap_or('`'))
+        {
+            match &fence {
+                None => fence = Some(marker),
+                Some(open) if marker.starts_with(open.as_str()) && stripped.trim() == marker => {
+                    fence = None;
+                }
+                Some(_) => {}
+            }
+            out.push_str(line);
+            continue;
+        }
+        let hashes = line
+            .chars()
+            .take_while(|character| *character == '#')
+            .count();
+        if fence.is_none() && (1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\n']) {
+            let level = (hashes + 2).min(6);
+            out.push_str(&"#".repeat(level));
+            out.push_str(&line[hashes..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    (title, trim_blank_edges(&out))
+}
+
+/// Removes blank lines at both ends and ends the text with exactly one newline (empty stays empty).
+fn trim_blank_edges(text: &str) -> String {
+    let start = text
+        .char_indices()
+        .find(|(_, character)| !character.is_whitespace())
+        .map_or(text.len(), |(index, _)| {
+            text[..index].rfind('\n').map_or(0, |newline| newline + 1)
+        });
+    let trimmed = text[start..].trim_end();
+    if trimmed.is_empty() {
+        String::new()
+    } else {
+        format!("{trimmed}\n")
+    }
+}
+
+fn ensure_newline(text: &str) -> String {
+    if text.is_empty() || text.ends_with('\n') {
+        text.to_owned()
+    } else {
+        format!("{text}\n")
+    }
+}
+
+fn check_limits(path: &str, bytes: &[u8], rules: &RulesSpec, warnings: &mut Vec<String>) {
+    let text = String::from_utf8_lossy(bytes);
+    if let Some(limit) = rules.max_chars {
+        let count = text.chars().count();
+        if count > limit {
+            warnings.push(format!(
+                "{path}: {count} characters, over the {limit}-character limit per rule file; the assistant ignores the rest, so split the rule"
+            ));
+        }
+    }
+    if let Some(limit) = rules.max_bytes
+        && bytes.len() > limit
+    {
+        warnings.push(format!(
+            "{path}: {} bytes, over the {limit}-byte limit per rule file; the assistant ignores the rest, so split the rule",
+            bytes.len()
+        ));
+    }
+    if let Some(limit) = rules.max_lines {
+        let count = text.lines().count();
+        if count > limit {
+            warnings.push(format!(
+                "{path}: {count} lines, over the {limit}-line guidance per rule file"
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_body_takes_the_title_and_demotes_headings_outside_fences() {
+        let (title, body) =
+            inline_body("\n# No console.log\n\n## Why\n```sh\n# comment\n```\nNever.\n");
+        assert_eq!(title.as_deref(), Some("No console.log"));
+        assert_eq!(body, "#### Why\n```sh\n# comment\n```\nNever.\n");
+    }
+
+    #[test]
+    fn blank_edges_are_trimmed_but_indentation_kept() {
+        assert_eq!(trim_blank_edges("\n\n  code\n\n"), "  code\n");
+        assert_eq!(trim_blank_edges("\n \n"), "");
+    }
+}

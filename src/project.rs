@@ -1,0 +1,246 @@
+//! Finding and loading a project: walk up to its config, read the config and every item, and
+//! select the items one generation run uses (profile, precedence, order).
+
+use std::path::{Path, PathBuf};
+
+use crate::config::{self, Config};
+use crate::content::{self, Item, Layer, LoadedTree};
+use crate::error::{Error, Result};
+
+/// A loaded project. Paths are absolute; `*_relative` fields are `/`-separated and relative to
+/// the project root.
+#[derive(Debug)]
+pub struct Project {
+    /// The directory holding `.ai-rulez/` (or `.config/ai-rulez/`, or `ai-rulez.toml`).
+    pub root: PathBuf,
+    /// The directory holding the config file.
+    pub config_dir: PathBuf,
+    /// Config file, relative to `root` (e.g. `.ai-rulez/config.toml`).
+    pub config_relative: String,
+    /// Config directory, relative to `root` (e.g. `.ai-rulez`; empty for a root `ai-rulez.toml`).
+    pub config_dir_relative: String,
+    /// The parsed config.
+    pub config: Config,
+    /// Every item found.
+    pub tree: LoadedTree,
+}
+
+/// Config locations tried in each directory, in order: (relative path, is YAML).
+const CONFIG_CANDIDATES: [(&str, bool); 5] = [
+    (".ai-rulez/config.toml", false),
+    (".ai-rulez/config.yaml", true),
+    (".ai-rulez/config.yml", true),
+    (".config/ai-rulez/config.toml", false),
+    ("ai-rulez.toml", false),
+];
+
+/// Walks up from `start` to the first directory holding a config, stopping at the git root and
+/// never going above the home directory.
+///
+/// Returns (project root, config path relative to it, whether it is YAML).
+/// Errors: [`Error::NoProject`] when none is found.
+pub fn discover(start: &Path) -> Result<(PathBuf, &'static str, bool)> {
+    let start = fs_err::canonicalize(start)?;
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .and_then(|home| home.canonicalize().ok());
+    let mut directory = start.as_path();
+    loop {
+        for (candidate, yaml) in CONFIG_CANDIDATES {
+            if directory.join(candidate).is_file() {
+                return Ok((directory.to_path_buf(), candidate, yaml));
+            }
+        }
+        let at_git_root = directory.join(".git").exists();
+        let at_home = home.as_deref() == Some(directory);
+        match directory.parent() {
+            Some(parent) if !at_git_root && !at_home => directory = parent,
+            _ => {
+                return Err(Error::NoProject {
+                    start: start.display().to_string(),
+                    stop: directory.display().to_string(),
+                });
+            }
+        }
+    }
+}
+
+/// Finds and loads the project around `start`.
+///
+/// Errors: no project, an unreadable or invalid config, or any item error of the tree.
+pub fn load(start: &Path, warnings: &mut Vec<String>) -> Result<Project> {
+    let (root, config_relative, yaml) = discover(start)?;
+    let config_path = root.join(config_relative);
+    let text = fs_err::read(&config_path)?;
+    let text = String::from_utf8(text).map_err(|_| {
+        Error::invalid(
+            config_relative,
+            None,
+            "is not valid UTF-8; save it as UTF-8",
+        )
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let config = config::parse(config_relative, text, yaml, warnings)?;
+    let config_dir = config_path
+        .parent()
+        .map_or_else(|| root.clone(), Path::to_path_buf);
+    let config_dir_relative = config_relative
+        .rsplit_once('/')
+        .map(|(directory, _)| directory.to_owned())
+        .unwrap_or_default();
+    let tree = if config_dir_relative.is_empty() {
+        // A root `ai-rulez.toml` has no content folders; only config-level settings apply.
+        LoadedTree {
+            items: content::load_tree(
+                &root,
+                &root.join(".ai-rulez-none"),
+                &config,
+                config_relative,
+                warnings,
+            )?
+            .items,
+            domains: Vec::new(),
+        }
+    } else {
+        content::load_tree(&root, &config_dir, &config, config_relative, warnings)?
+    };
+    Ok(Project {
+        root,
+        config_dir,
+        config_relative: config_relative.to_owned(),
+        config_dir_relative,
+        config,
+        tree,
+    })
+}
+
+/// The items one generation run uses.
+#[derive(Debug)]
+pub struct View<'a> {
+    /// Selected items, one per (kind, id), sorted by priority then id.
+    pub items: Vec<&'a Item>,
+    /// Selected domain names.
+    pub domains: Vec<String>,
+}
+
+/// Selects domains by `profile` (a comma list of profile names; `None` = the config's default
+/// rules), applies precedence (root > domain > include; local items are left out), and sorts.
+///
+/// Errors: [`Error::Usage`] for an unknown profile; [`Error::Invalid`] when two selected items of
+/// one kind share an id at the same precedence (naming both files).
+pub fn view<'a>(
+    project: &'a Project,
+    profile: Option<&str>,
+    warnings: &mut Vec<String>,
+) -> Result<View<'a>> {
+    let config = &project.config;
+    let domains = select_domains(project, profile, warnings)?;
+    let mut chosen: Vec<&Item> = Vec::new();
+    let mut errors = Vec::new();
+    let mut candidates: Vec<&Item> = project
+        .tree
+        .items
+        .iter()
+        .filter(|item| match &item.layer {
+            Layer::Root | Layer::Include(_) => true,
+            Layer::Domain(domain) => domains.contains(domain),
+            Layer::Local => false,
+        })
+        .collect();
+    candidates.sort_by_key(|item| item.layer.rank());
+    for item in candidates {
+        match chosen.iter().find(|known| known.kind == item.kind && known.id == item.id) {
+            None => chosen.push(item),
+            Some(known) if known.layer.rank() == item.layer.rank() => errors.push(Error::invalid(
+                &item.source_path,
+                None,
+                format!(
+                    "{} `{}` is defined by both {} and {}; rename one, or select only one of their domains",
+                    item.kind.noun(),
+                    item.id,
+                    known.source_path,
+                    item.source_path
+                ),
+            )),
+            Some(known) => warnings.push(format!(
+                "{}: {} `{}` is overridden by {}",
+                item.source_path,
+                item.kind.noun(),
+                item.id,
+                known.source_path
+            )),
+        }
+    }
+    if let Some(error) = Error::from_list(errors) {
+        return Err(error);
+    }
+    chosen.sort_by(|left, right| {
+        (left.priority, &left.id, left.kind).cmp(&(right.priority, &right.id, right.kind))
+    });
+    let _ = config;
+    Ok(View {
+        items: chosen,
+        domains,
+    })
+}
+
+fn select_domains(
+    project: &Project,
+    profile: Option<&str>,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<String>> {
+    let config = &project.config;
+    let known = &project.tree.domains;
+    let requested = profile
+        .map(str::to_owned)
+        .or_else(|| config.default_profile.clone())
+        .or_else(|| {
+            config
+                .profiles
+                .contains_key("default")
+                .then(|| "default".to_owned())
+        });
+    let Some(requested) = requested else {
+        // No profile: every domain not reserved to a profile.
+        let reserved: Vec<&String> = config.profiles.values().flatten().collect();
+        if config.profiles.is_empty() {
+            return Ok(known.clone());
+        }
+        return Ok(known
+            .iter()
+            .filter(|domain| !reserved.contains(domain))
+            .cloned()
+            .collect());
+    };
+    let mut domains: Vec<String> = Vec::new();
+    for name in requested
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+    {
+        let Some(members) = config.profiles.get(name) else {
+            let available: Vec<&str> = config.profiles.keys().map(String::as_str).collect();
+            return Err(Error::Usage(format!(
+                "profile `{name}` is not defined in {}; defined profiles: {}",
+                project.config_relative,
+                if available.is_empty() {
+                    "none".to_owned()
+                } else {
+                    available.join(", ")
+                }
+            )));
+        };
+        for domain in members {
+            if !known.contains(domain) {
+                warnings.push(format!(
+                    "{}: profile `{name}` names domain `{domain}`, which has no folder under domains/",
+                    project.config_relative
+                ));
+            }
+            if !domains.contains(domain) {
+                domains.push(domain.clone());
+            }
+        }
+    }
+    Ok(domains)
+}
