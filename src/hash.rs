@@ -56,6 +56,11 @@ pub fn banner_provenance(bytes: &[u8]) -> Provenance {
             .map_or(rest.len(), |index| index + 1);
         let line = &rest[..line_end];
         let after = &rest[line_end..];
+        // A managed section's BEGIN line carries the section's own hash, not the file's.
+        if line.starts_with(b"<!-- BEGIN ai-rulez") {
+            offset += line_end;
+            continue;
+        }
         if let Some(claimed) = find_hex_after(line, SHA256_MARKER) {
             return if claimed == sha256_hex(after) {
                 Provenance::Unedited

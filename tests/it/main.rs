@@ -1,1 +1,6 @@
+//! The one integration-test binary: it runs the real `ai-rulez` binary on copies of fixtures.
 
+mod bug_cases;
+mod corpus;
+mod golden;
+mod support;
