@@ -32,6 +32,35 @@ pub enum Command {
     Clean(CleanArgs),
     /// Create .ai-rulez/ with a working config and one example of each item kind.
     Init(InitArgs),
+    /// Pin sources and generated files in .ai-rulez/ai-rulez.lock, or check them against it.
+    Lock(LockArgs),
+    /// Manage the git pre-commit hook.
+    #[command(subcommand)]
+    Hook(HookCommand),
+}
+
+/// `lock` arguments.
+#[derive(Debug, Args)]
+pub struct LockArgs {
+    /// Write nothing; compare the lock with the sources and generated files; exit 2 on any difference.
+    #[arg(long, conflicts_with = "diff")]
+    pub check: bool,
+    /// Write nothing; print every difference and exit 0.
+    #[arg(long)]
+    pub diff: bool,
+    /// Compare with the git index (what is being committed) instead of the working tree.
+    #[arg(long)]
+    pub staged: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// `hook` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum HookCommand {
+    /// Write a pre-commit hook that runs `ai-rulez lock --check --staged`.
+    Install,
 }
 
 /// Output format.
@@ -55,6 +84,9 @@ pub struct GenerateArgs {
     /// Overwrite files ai-rulez cannot prove it wrote.
     #[arg(long)]
     pub force: bool,
+    /// Refuse to run when the sources differ from .ai-rulez/ai-rulez.lock.
+    #[arg(long)]
+    pub locked: bool,
     /// Profiles to use (comma-separated); default: the config's `default`.
     #[arg(short, long, value_name = "A,B")]
     pub profile: Option<String>,

@@ -68,7 +68,9 @@ pub fn clean(start: &Path, mode: Mode, warnings: &mut Vec<String>) -> Result<Rep
     write::apply(&Plan::default(), &settings, mode)
 }
 
-fn settings(project: &Project, force: bool, clean: bool) -> Settings<'_> {
+/// Writer settings for `project` (manifest path, gitignore flag).
+#[must_use]
+pub fn settings(project: &Project, force: bool, clean: bool) -> Settings<'_> {
     let manifest_path = if project.config_dir_relative.is_empty() {
         ".ai-rulez.generated-manifest.json".to_owned()
     } else {

@@ -15,6 +15,7 @@ pub mod generate;
 pub mod git;
 pub mod gitignore;
 pub mod hash;
+pub mod lock;
 pub mod manifest;
 pub mod mcp_config;
 pub mod plan;
@@ -57,6 +58,8 @@ pub fn run() -> ExitCode {
         ),
         Command::Clean(args) => commands::clean::run(&global, args),
         Command::Init(args) => commands::init::run(&global, args),
+        Command::Lock(args) => commands::lock::run(&global, args),
+        Command::Hook(cli::HookCommand::Install) => commands::hook::install(&global),
     };
     match result {
         Ok(code) => ExitCode::from(code),

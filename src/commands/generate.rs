@@ -16,6 +16,8 @@ pub struct GenerateConfig {
     pub force: bool,
     /// Profile expression.
     pub profile: Option<String>,
+    /// Refuse when sources drift from the lock.
+    pub locked: bool,
     /// Output format.
     pub format: Format,
 }
@@ -35,6 +37,7 @@ impl GenerateConfig {
             mode,
             force: args.force,
             profile: args.profile.clone(),
+            locked: args.locked,
             format: args.format,
         }
     }
@@ -44,6 +47,19 @@ impl GenerateConfig {
 ///
 /// Errors: anything that stops the run (exit 1).
 pub fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8> {
+    if config.locked {
+        let drift =
+            crate::lock::pin::check_lock(&global.start, crate::lock::pin::Against::WorkTree, true)?;
+        if !drift.is_empty() {
+            for change in &drift {
+                out(&change.line());
+            }
+            err(
+                "the sources differ from .ai-rulez/ai-rulez.lock; review the change and run `ai-rulez lock`, or drop `--locked`",
+            );
+            return Ok(2);
+        }
+    }
     let mut warnings = Vec::new();
     let outcome = crate::generate::generate(
         &global.start,

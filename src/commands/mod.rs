@@ -3,7 +3,9 @@
 
 pub mod clean;
 pub mod generate;
+pub mod hook;
 pub mod init;
+pub mod lock;
 
 use std::io::Write as _;
 use std::path::PathBuf;

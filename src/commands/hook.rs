@@ -1,0 +1,60 @@
+//! `ai-rulez hook install`: a git pre-commit hook that runs `ai-rulez lock --check --staged`.
+//! It respects `core.hooksPath` and refuses to replace a hook it did not write.
+
+use anyhow::{Context as _, bail};
+
+use super::{Global, out};
+
+/// First lines of the hook; the marker proves ai-rulez wrote it.
+const MARKER: &str = "# ai-rulez pre-commit hook (written by `ai-rulez hook install`)";
+
+/// Runs `hook install`; returns the exit code.
+///
+/// Errors: no git repository, or an existing hook that ai-rulez did not write.
+pub fn install(global: &Global) -> anyhow::Result<u8> {
+    let repository =
+        gix::discover(&global.start).context("no git repository found; run `git init` first")?;
+    let workdir = repository
+        .workdir()
+        .context("the repository has no work tree")?
+        .to_path_buf();
+    let hooks_dir = match repository.config_snapshot().string("core.hooksPath") {
+        Some(path) => {
+            let path = std::path::PathBuf::from(path.to_string());
+            if path.is_absolute() {
+                path
+            } else {
+                workdir.join(path)
+            }
+        }
+        None => repository.git_dir().join("hooks"),
+    };
+    let hook = hooks_dir.join("pre-commit");
+    let script = format!(
+        "#!/bin/sh\n{MARKER}\n# Refuses a commit whose .ai-rulez sources and generated files disagree with the lock.\nexec ai-rulez lock --check --staged\n"
+    );
+    if let Ok(existing) = fs_err::read_to_string(&hook) {
+        if existing == script {
+            out(&format!("unchanged: {}", hook.display()));
+            return Ok(0);
+        }
+        if !existing.contains(MARKER) {
+            bail!(
+                "{} exists and was not written by ai-rulez; it is left alone. To chain the check, add this line to it:\n    ai-rulez lock --check --staged || exit 1",
+                hook.display()
+            );
+        }
+    }
+    fs_err::create_dir_all(&hooks_dir)?;
+    let relative = hook
+        .strip_prefix(&workdir)
+        .map(|path| path.to_string_lossy().into_owned());
+    match relative {
+        Ok(relative) => crate::write::write_file(&workdir, &relative, script.as_bytes())?,
+        Err(_) => fs_err::write(&hook, &script)?,
+    }
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .context("making the hook executable")?;
+    out(&format!("installed: {}", hook.display()));
+    Ok(0)
+}

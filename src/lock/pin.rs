@@ -1,0 +1,169 @@
+//! The lock commands' work on a project: write the lock, and compare it with the working tree or
+//! the git index. `lock --check` reads only `.ai-rulez/`, the lock and the pinned outputs: it
+//! never renders, so it stays fast on big monorepos.
+
+use std::path::Path;
+
+use super::sources::{self, Snapshot};
+use super::{
+    Change, LOCK_FILE, LockFile, PinnedServer, output_changes, pinned_outputs, server_digest,
+    source_changes,
+};
+use crate::error::{Error, Result};
+use crate::manifest::Manifest;
+use crate::project;
+use crate::write::{self, Mode};
+
+/// Where a project's lock lives, from the project root and config path.
+#[derive(Debug, Clone)]
+pub struct LockPaths {
+    /// Absolute project root.
+    pub root: std::path::PathBuf,
+    /// Config file, project-relative.
+    pub config_file: String,
+    /// Config folder, project-relative (empty for a root `ai-rulez.toml`).
+    pub config_dir: String,
+    /// Lock file, project-relative.
+    pub lock_file: String,
+}
+
+/// Finds the project around `start` (without loading it).
+///
+/// Errors: [`Error::NoProject`].
+pub fn locate(start: &Path) -> Result<LockPaths> {
+    let (root, config_file, _) = project::discover(start)?;
+    let config_dir = config_file
+        .rsplit_once('/')
+        .map(|(directory, _)| directory.to_owned())
+        .unwrap_or_default();
+    let lock_file = if config_dir.is_empty() {
+        LOCK_FILE.to_owned()
+    } else {
+        format!("{config_dir}/{LOCK_FILE}")
+    };
+    Ok(LockPaths {
+        root,
+        config_file: config_file.to_owned(),
+        config_dir,
+        lock_file,
+    })
+}
+
+/// Writes the lock for the project around `start`. Returns the lock path and whether its bytes
+/// changed. Generated files must be up to date first.
+///
+/// Errors: load/render errors; [`Error::Refused`] when generated files drift from the sources.
+pub fn write_lock(start: &Path, warnings: &mut Vec<String>) -> Result<(String, bool)> {
+    let paths = locate(start)?;
+    let (project, plan) = crate::generate::plan(start, None, Mode::Check, warnings)?;
+    let settings = crate::generate::settings(&project, false, false);
+    let report = write::apply(&plan, &settings, Mode::Check)?;
+    if report.has_drift() {
+        let lines: Vec<String> = report
+            .changes
+            .iter()
+            .filter_map(|change| {
+                change
+                    .status
+                    .check_word()
+                    .map(|word| format!("{word}: {}", change.path))
+            })
+            .collect();
+        return Err(Error::refused(
+            lines.join("\n"),
+            "generated files differ from their sources; run `ai-rulez generate` first, then `ai-rulez lock`",
+        ));
+    }
+    let manifest_text =
+        fs_err::read_to_string(project.root.join(&settings.manifest_path)).unwrap_or_default();
+    let sections: Vec<String> = Manifest::parse(&settings.manifest_path, &manifest_text)
+        .map(|manifest| manifest.sections.keys().cloned().collect())
+        .unwrap_or_default();
+    let snapshot = Snapshot::WorkTree(paths.root.clone());
+    let items = sources::collect(&snapshot, &paths.config_dir, &paths.config_file)?;
+    let servers = project
+        .config
+        .mcp_servers
+        .iter()
+        .map(|server| PinnedServer {
+            name: server.name.clone(),
+            digest: server_digest(server),
+        })
+        .collect();
+    let lock = LockFile::new(items, pinned_outputs(&plan, &sections), servers);
+    let text = lock.to_text();
+    let current = std::fs::read(paths.root.join(&paths.lock_file)).ok();
+    let changed = current.as_deref() != Some(text.as_bytes());
+    if changed {
+        write::write_file(&paths.root, &paths.lock_file, text.as_bytes())?;
+    }
+    Ok((paths.lock_file, changed))
+}
+
+/// What to compare the lock with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Against {
+    /// The working tree.
+    WorkTree,
+    /// The git index (what is being committed).
+    Staged,
+}
+
+/// Compares the lock with the working tree or the index: sources, MCP servers, and (unless
+/// `sources_only`) outputs. Returns the differences, sorted as found (sources, then outputs).
+///
+/// Errors: no project; no lock (say to run `ai-rulez lock`); a damaged or newer lock; read errors.
+pub fn check_lock(start: &Path, against: Against, sources_only: bool) -> Result<Vec<Change>> {
+    let paths = locate(start)?;
+    let snapshot = match against {
+        Against::WorkTree => Snapshot::WorkTree(paths.root.clone()),
+        Against::Staged => Snapshot::from_index(&paths.root)?,
+    };
+    let Some((_, lock_bytes)) = snapshot.read(&paths.lock_file)? else {
+        let place = if against == Against::Staged {
+            "staged"
+        } else {
+            "found"
+        };
+        return Err(Error::invalid(
+            &paths.lock_file,
+            None,
+            format!(
+                "no lock {place}; run `ai-rulez lock` (after `ai-rulez generate`) and commit it"
+            ),
+        ));
+    };
+    let lock = LockFile::parse(&paths.lock_file, &String::from_utf8_lossy(&lock_bytes))?;
+    let items = sources::collect(&snapshot, &paths.config_dir, &paths.config_file)?;
+    let servers = current_servers(&snapshot, &paths)?;
+    let mut changes = source_changes(&lock, &items, servers.as_deref());
+    if !sources_only {
+        let root = paths.root.clone();
+        let ignored = move |path: &str| crate::git::is_ignored(&root, path).unwrap_or(false);
+        changes.extend(output_changes(&lock, &snapshot, &ignored)?);
+    }
+    Ok(changes)
+}
+
+/// MCP servers of the config in `snapshot`; `None` when the config does not parse (its own
+/// digest already reports the change).
+fn current_servers(snapshot: &Snapshot, paths: &LockPaths) -> Result<Option<Vec<PinnedServer>>> {
+    let Some((_, bytes)) = snapshot.read(&paths.config_file)? else {
+        return Ok(None);
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let yaml = !paths.config_file.ends_with(".toml");
+    let Ok(config) = crate::config::parse(&paths.config_file, &text, yaml, &mut Vec::new()) else {
+        return Ok(None);
+    };
+    Ok(Some(
+        config
+            .mcp_servers
+            .iter()
+            .map(|server| PinnedServer {
+                name: server.name.clone(),
+                digest: server_digest(server),
+            })
+            .collect(),
+    ))
+}

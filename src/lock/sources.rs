@@ -1,0 +1,252 @@
+//! Reads what the lock pins from one snapshot of the repository: the working tree, or the git
+//! index (what a commit will contain). Items are found by path alone, without parsing, so a
+//! pre-commit check stays fast and works even when a source has a syntax error.
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+
+use super::digest::{FileEntry, item_digest};
+use crate::error::{Error, Result};
+
+/// Where file contents come from.
+pub enum Snapshot {
+    /// The working tree under this project root.
+    WorkTree(PathBuf),
+    /// The git index of the repository holding the project: staged path → (executable, bytes).
+    Index(BTreeMap<String, (bool, Vec<u8>)>),
+}
+
+impl Snapshot {
+    /// Reads the git index of the repository around `project_root`; paths are made relative to
+    /// the project root (entries outside it are dropped).
+    ///
+    /// Errors: [`Error::Usage`] when there is no repository or the index or a blob cannot be read.
+    pub fn from_index(project_root: &Path) -> Result<Self> {
+        let failure = |error: &dyn std::fmt::Display| {
+            Error::Usage(format!("cannot read the git index: {error}"))
+        };
+        let repository = gix::discover(project_root).map_err(|error| failure(&error))?;
+        let workdir = repository.workdir().ok_or_else(|| {
+            Error::Usage("`--staged` needs a repository with a work tree".to_owned())
+        })?;
+        let workdir = fs_err::canonicalize(workdir)?;
+        let root = fs_err::canonicalize(project_root)?;
+        let prefix = root
+            .strip_prefix(&workdir)
+            .map(|relative| relative.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        let prefix = if prefix.is_empty() {
+            String::new()
+        } else {
+            format!("{prefix}/")
+        };
+        let index = repository
+            .index_or_empty()
+            .map_err(|error| failure(&error))?;
+        let mut files = BTreeMap::new();
+        for entry in index.entries() {
+            let path = entry.path(&index).to_string();
+            let Some(relative) = path.strip_prefix(&prefix) else {
+                continue;
+            };
+            let executable = entry.mode == gix::index::entry::Mode::FILE_EXECUTABLE;
+            let blob = repository
+                .find_object(entry.id)
+                .map_err(|error| failure(&error))?;
+            files.insert(relative.to_owned(), (executable, blob.data.clone()));
+        }
+        Ok(Snapshot::Index(files))
+    }
+
+    /// Reads one project-relative file: (executable, bytes), or `None` when absent.
+    ///
+    /// Errors: I/O errors other than "not found".
+    pub fn read(&self, relative: &str) -> Result<Option<(bool, Vec<u8>)>> {
+        match self {
+            Snapshot::Index(files) => Ok(files.get(relative).cloned()),
+            Snapshot::WorkTree(root) => {
+                let path = root.join(relative);
+                match std::fs::read(&path) {
+                    Ok(data) => {
+                        let executable = fs_err::metadata(&path)?.permissions().mode() & 0o111 != 0;
+                        Ok(Some((executable, data)))
+                    }
+                    Err(error)
+                        if matches!(
+                            error.kind(),
+                            std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                        ) =>
+                    {
+                        Ok(None)
+                    }
+                    Err(error) => Err(Error::Io(std::io::Error::new(
+                        error.kind(),
+                        format!("reading {}: {error}", path.display()),
+                    ))),
+                }
+            }
+        }
+    }
+
+    /// Every file below the project-relative folder `prefix` (no trailing slash), as sorted
+    /// project-relative paths.
+    fn files_under(&self, prefix: &str) -> Vec<String> {
+        match self {
+            Snapshot::Index(files) => {
+                let start = format!("{prefix}/");
+                files
+                    .range(start.clone()..)
+                    .take_while(|(path, _)| path.starts_with(&start))
+                    .map(|(path, _)| path.clone())
+                    .collect()
+            }
+            Snapshot::WorkTree(root) => {
+                let base = root.join(prefix);
+                let mut paths = Vec::new();
+                for entry in walkdir::WalkDir::new(&base)
+                    .follow_links(false)
+                    .sort_by_file_name()
+                    .into_iter()
+                    .flatten()
+                {
+                    if entry.file_type().is_dir() {
+                        continue;
+                    }
+                    if let Ok(relative) = entry.path().strip_prefix(root) {
+                        paths.push(relative.to_string_lossy().replace('\\', "/"));
+                    }
+                }
+                paths
+            }
+        }
+    }
+}
+
+/// One pinned source item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceItem {
+    /// `rule`, `context`, `skill`, `agent`, `command` or `config`.
+    pub kind: String,
+    /// Domain name; empty for the root layer.
+    pub domain: String,
+    /// Item id (file stem or skill folder name; the file name for `config`).
+    pub id: String,
+    /// Project-relative path of the file (or the skill folder).
+    pub path: String,
+    /// Item digest (`sha256:<hex>`).
+    pub digest: String,
+}
+
+const FILE_KINDS: [(&str, &str); 4] = [
+    ("rules", "rule"),
+    ("context", "context"),
+    ("agents", "agent"),
+    ("commands", "command"),
+];
+
+/// Finds and digests every source item under the config folder `config_dir` (project-relative),
+/// plus the config file `config_file`. Sorted by (kind, domain, id).
+///
+/// Errors: read failures, or two files of one item with the same path.
+pub fn collect(
+    snapshot: &Snapshot,
+    config_dir: &str,
+    config_file: &str,
+) -> Result<Vec<SourceItem>> {
+    let mut items = Vec::new();
+    if let Some((executable, data)) = snapshot.read(config_file)? {
+        let name = config_file
+            .rsplit('/')
+            .next()
+            .unwrap_or(config_file)
+            .to_owned();
+        items.push(pin(
+            "config",
+            "",
+            &name,
+            config_file,
+            &[FileEntry {
+                path: name.clone(),
+                executable,
+                data,
+            }],
+        )?);
+    }
+    if config_dir.is_empty() {
+        return Ok(items);
+    }
+    let all = snapshot.files_under(config_dir);
+    let mut skills: BTreeMap<(String, String), (String, Vec<FileEntry>)> = BTreeMap::new();
+    for path in &all {
+        let inside = &path[config_dir.len() + 1..];
+        let (domain, rest) = match inside
+            .strip_prefix("domains/")
+            .and_then(|rest| rest.split_once('/'))
+        {
+            Some((domain, rest)) => (domain, rest),
+            None => ("", inside),
+        };
+        let Some((folder, name)) = rest.split_once('/') else {
+            continue;
+        };
+        if folder == "skills" {
+            let Some((skill, file)) = name.split_once('/') else {
+                continue;
+            };
+            let Some((executable, data)) = snapshot.read(path)? else {
+                continue;
+            };
+            let skill_path = format!("{}/{skill}", &path[..path.len() - name.len() - 1]);
+            skills
+                .entry((domain.to_owned(), skill.to_owned()))
+                .or_insert_with(|| (skill_path, Vec::new()))
+                .1
+                .push(FileEntry {
+                    path: file.to_owned(),
+                    executable,
+                    data,
+                });
+            continue;
+        }
+        let Some((_, kind)) = FILE_KINDS.iter().find(|(known, _)| *known == folder) else {
+            continue;
+        };
+        let Some(id) = name.strip_suffix(".md").filter(|id| !id.contains('/')) else {
+            continue;
+        };
+        let Some((executable, data)) = snapshot.read(path)? else {
+            continue;
+        };
+        items.push(pin(
+            kind,
+            domain,
+            id,
+            path,
+            &[FileEntry {
+                path: name.to_owned(),
+                executable,
+                data,
+            }],
+        )?);
+    }
+    for ((domain, id), (path, files)) in skills {
+        items.push(pin("skill", &domain, &id, &path, &files)?);
+    }
+    items.sort_by(|left, right| {
+        (&left.kind, &left.domain, &left.id).cmp(&(&right.kind, &right.domain, &right.id))
+    });
+    Ok(items)
+}
+
+fn pin(kind: &str, domain: &str, id: &str, path: &str, files: &[FileEntry]) -> Result<SourceItem> {
+    let digest = item_digest(kind, files)
+        .ok_or_else(|| Error::invalid(path, None, "two files of this item have the same path"))?;
+    Ok(SourceItem {
+        kind: kind.to_owned(),
+        domain: domain.to_owned(),
+        id: id.to_owned(),
+        path: path.to_owned(),
+        digest,
+    })
+}
