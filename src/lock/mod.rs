@@ -244,7 +244,7 @@ pub fn pinned_outputs(plan: &Plan, sections: &[String]) -> Vec<PinnedOutput> {
                     entry: None,
                     section: true,
                     digest: crate::hash::sha256_tagged(markdown.body()),
-                })
+                });
             }
             Content::Markdown(markdown) => outputs.push(PinnedOutput {
                 path: output.path.clone(),
@@ -383,7 +383,7 @@ pub fn source_changes(
             match locked.get(name) {
                 None => changes.push(server_change("added", name, None, Some(digest))),
                 Some(old) if old != digest => {
-                    changes.push(server_change("changed", name, Some(old), Some(digest)))
+                    changes.push(server_change("changed", name, Some(old), Some(digest)));
                 }
                 Some(_) => {}
             }
