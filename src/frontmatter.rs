@@ -67,7 +67,12 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Document> {
     })
 }
 
-fn decode_utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
+/// Decodes `bytes`, the content of the file at `path`, as UTF-8. Shared by every reader of
+/// project text so that all of them report bad bytes the same way.
+///
+/// Errors: [`Error::Invalid`] naming `path`, the 1-based line and column of the first invalid
+/// byte, and the byte itself.
+pub fn decode_utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
     std::str::from_utf8(bytes).map_err(|error| {
         let valid = &bytes[..error.valid_up_to()];
         let line = valid.split(|&byte| byte == b'\n').count();
@@ -141,8 +146,18 @@ fn first_line(message: &str) -> String {
     message.lines().next().unwrap_or_default().trim().to_owned()
 }
 
-/// Cursor documents `globs: *.tsx` unquoted; in YAML a leading `*` starts an alias and a leading
-/// `!` a tag, so such values are single-quoted before parsing. Nothing else is touched.
+/// Whether `yaml` (frontmatter text) parses as strict YAML as written, that is without the
+/// lenient quoting of bare glob values that [`parse`] applies. Outputs keep a user's frontmatter
+/// text only when this holds, since assistants read it with strict parsers.
+#[must_use]
+pub fn is_strict_yaml(yaml: &str) -> bool {
+    quote_bare_glob_values(yaml) == yaml
+}
+
+/// Cursor documents `globs: *.tsx` unquoted; in YAML a leading `*` starts an alias, `!` a tag,
+/// `{` a flow mapping (`{src,lib}/**`), and `@` or a backtick are reserved, so such values are
+/// single-quoted before parsing. None of these can start a valid glob list, so quoting them
+/// loses nothing; a leading `[` (a flow list) or `|`/`>` (block text) is left to YAML.
 fn quote_bare_glob_values(yaml: &str) -> String {
     let mut out = String::with_capacity(yaml.len() + 8);
     for line in yaml.split_inclusive('\n') {
@@ -150,7 +165,7 @@ fn quote_bare_glob_values(yaml: &str) -> String {
         let rewritten = GLOB_KEYS.iter().find_map(|key| {
             let value = content.strip_prefix(key)?.strip_prefix(':')?;
             let trimmed = value.trim();
-            (value.starts_with([' ', '\t']) && trimmed.starts_with(['*', '!']))
+            (value.starts_with([' ', '\t']) && trimmed.starts_with(['*', '!', '{', '@', '`']))
                 .then(|| format!("{key}: '{}'", trimmed.replace('\'', "''")))
         });
         match rewritten {
@@ -324,6 +339,12 @@ mod tests {
         );
         assert_eq!(document.values["globs"], json!("*.tsx"));
         assert_eq!(document.values["alwaysApply"], json!(false));
+        for glob in ["{src,lib}/**/*.ts", "@app/**", "**/*.ts, *.tsx"] {
+            let document = parsed(&format!("---\nglobs: {glob}\n---\nx\n"));
+            assert_eq!(document.values["globs"], json!(glob));
+        }
+        let list = parsed("---\nglobs: [\"a/**\", b]\n---\nx\n");
+        assert_eq!(list.values["globs"], json!(["a/**", "b"]));
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod plan;
 pub mod presets;
 pub mod project;
 pub mod scope;
+pub mod search;
 pub mod write;
 
 use std::process::ExitCode;

@@ -71,15 +71,10 @@ pub fn discover(start: &Path) -> Result<(PathBuf, &'static str, bool)> {
 pub fn load(start: &Path, warnings: &mut Vec<String>) -> Result<Project> {
     let (root, config_relative, yaml) = discover(start)?;
     let config_path = root.join(config_relative);
-    let text = fs_err::read(&config_path)?;
-    let text = String::from_utf8(text).map_err(|_| {
-        Error::invalid(
-            config_relative,
-            None,
-            "is not valid UTF-8; save it as UTF-8",
-        )
-    })?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let bytes = fs_err::read(&config_path)?;
+    // The same located message as for content files: line and column of the first bad byte.
+    let text = crate::frontmatter::decode_utf8(config_relative, &bytes)?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let config = config::parse(config_relative, text, yaml, warnings)?;
     let config_dir = config_path
         .parent()
@@ -146,6 +141,7 @@ pub fn view<'a>(
             Layer::Domain(domain) => domains.contains(domain),
             Layer::Local => false,
         })
+        .filter(|item| !item.pending)
         .collect();
     candidates.sort_by_key(|item| item.layer.rank());
     for item in candidates {

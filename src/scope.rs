@@ -68,6 +68,24 @@ fn split_comma_string(text: &str) -> Vec<String> {
     parts
 }
 
+/// Turns a Lore-style `scope` value into globs: `global` → none (everywhere),
+/// `section:<folder>` → `<folder>/**`, `glob:<patterns>` → the patterns.
+///
+/// Returns `None` for any other spelling.
+#[must_use]
+pub fn scope_globs(scope: &str) -> Option<Vec<String>> {
+    let scope = scope.trim();
+    if scope == "global" {
+        return Some(Vec::new());
+    }
+    if let Some(folder) = scope.strip_prefix("section:") {
+        let folder = folder.trim().trim_matches('/');
+        return (!folder.is_empty()).then(|| vec![format!("{folder}/**")]);
+    }
+    let patterns = scope.strip_prefix("glob:")?;
+    split_globs(&Value::String(patterns.to_owned())).filter(|globs| !globs.is_empty())
+}
+
 /// Expands `{a,b}` alternatives: `src/**/*.{ts,tsx}` → `src/**/*.ts`, `src/**/*.tsx`. Nested
 /// braces expand recursively; an unbalanced brace is kept literally.
 #[must_use]

@@ -636,6 +636,14 @@ impl State<'_> {
         let entries = (self.settings.gitignore && !self.settings.clean)
             .then_some(self.ignore_entries.as_slice());
         let new_text = gitignore::update(current_text.as_deref(), entries)?;
+        // A .gitignore holding bytes that are not UTF-8 (say a Latin-1 comment) is read lossily
+        // so it can be compared; rewriting it would replace those bytes with U+FFFD, so a change
+        // to such a file is refused with the line of the first bad byte instead.
+        if let Some(bytes) = current.as_deref()
+            && new_text != current_text
+        {
+            crate::frontmatter::decode_utf8(".gitignore", bytes)?;
+        }
         match (current_text, new_text) {
             (None, Some(text)) => {
                 self.operations.push(Operation::Write {
@@ -644,6 +652,13 @@ impl State<'_> {
                     mode: 0o644,
                 });
                 self.record(".gitignore", Status::Create, None);
+            }
+            // A .gitignore that held nothing but the managed block goes away with it.
+            (Some(current), Some(text)) if current != text && text.trim().is_empty() => {
+                self.operations.push(Operation::Delete {
+                    path: ".gitignore".to_owned(),
+                });
+                self.record(".gitignore", Status::Orphan, None);
             }
             (Some(current), Some(text)) if current != text => {
                 self.operations.push(Operation::Write {
@@ -660,6 +675,13 @@ impl State<'_> {
                     },
                     None,
                 );
+            }
+            // The file held nothing but the managed block, which is gone now.
+            (Some(_), None) => {
+                self.operations.push(Operation::Delete {
+                    path: ".gitignore".to_owned(),
+                });
+                self.record(".gitignore", Status::Orphan, None);
             }
             _ => {}
         }
@@ -813,6 +835,24 @@ fn perform(root: &Path, operation: &Operation) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// Writes a file ai-rulez owns outright (the lock, a hook) atomically with mode 0644.
+///
+/// Errors: a symlink on the way, or I/O errors.
+pub fn write_file(root: &Path, relative: &str, bytes: &[u8]) -> Result<()> {
+    write_atomic(root, relative, bytes, 0o644)
+}
+
+/// The body of the managed section in `text`, if there is exactly one.
+#[must_use]
+pub fn section_body(text: &str) -> Option<&str> {
+    let section = find_section(text).ok().flatten()?;
+    let begin_line_end = text[section.start..]
+        .find('\n')
+        .map(|offset| section.start + offset + 1)?;
+    let end = text[..section.end].rfind(SECTION_END)?;
+    text.get(begin_line_end..end)
 }
 
 /// Writes `bytes` to `root/relative` through a temporary file in the same folder and a rename,

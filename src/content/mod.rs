@@ -195,10 +195,19 @@ pub struct Item {
     pub body: String,
     /// Skill resources, sorted by path.
     pub resources: Vec<Resource>,
+    /// `title`, or the body's leading `# Heading`, or the id.
+    pub title: String,
+    /// `triggers`: words or phrases a task contains when the item matters.
+    pub triggers: Vec<String>,
+    /// `always: true`: sent in full on every MCP `get_rules` call for its scope.
+    pub always: bool,
+    /// `status: pending`: never generated nor served until a person activates it.
+    pub pending: bool,
 }
 
 /// Keys that only ai-rulez reads; they are never copied into an assistant's frontmatter.
-pub const AI_RULEZ_ONLY_KEYS: [&str; 13] = [
+pub const AI_RULEZ_ONLY_KEYS: [&str; 14] = [
+    "title",
     "priority",
     "targets",
     "activation",
@@ -262,7 +271,7 @@ pub(crate) fn interpret(
     } else {
         "globs"
     };
-    let globs = match values.get(globs_key) {
+    let mut globs = match values.get(globs_key) {
         None => Vec::new(),
         Some(value) => crate::scope::split_globs(value).ok_or_else(|| {
             error(
@@ -270,6 +279,42 @@ pub(crate) fn interpret(
                 format!("`{globs_key}` must be a list of globs or a comma-separated string"),
             )
         })?,
+    };
+    if let Some(scope) = string("scope")? {
+        if !globs.is_empty() {
+            return Err(error(
+                "scope",
+                format!("`scope` and `{globs_key}` both say where the item applies; keep one"),
+            ));
+        }
+        globs = crate::scope::scope_globs(&scope).ok_or_else(|| {
+            error(
+                "scope",
+                format!("unknown scope `{scope}`; use global, section:<folder> or glob:<patterns>"),
+            )
+        })?;
+    }
+    let triggers = match values.get("triggers") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(value) => crate::scope::split_globs(value).ok_or_else(|| {
+            error("triggers", "`triggers` must be a list of words or a comma-separated string".to_owned())
+        })?,
+    };
+    let always = match values.get("always") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(flag)) => *flag,
+        Some(_) => return Err(error("always", "`always` must be true or false".to_owned())),
+    };
+    let pending = match string("status")?.as_deref() {
+        None | Some("active") => false,
+        Some("pending") => true,
+        Some(other) => {
+            return Err(error("status", format!("unknown status `{other}`; use active or pending")));
+        }
+    };
+    let title = match string("title")? {
+        Some(title) if !title.trim().is_empty() => title.trim().to_owned(),
+        _ => leading_heading(&document.body).unwrap_or_else(|| id.clone()),
     };
     let description = string("description")?;
     let activation = resolve_activation(values, &globs, description.is_some(), &error)?;
@@ -288,7 +333,20 @@ pub(crate) fn interpret(
         yaml: document.yaml,
         body: document.body,
         resources: Vec::new(),
+        title,
+        triggers,
+        always,
+        pending,
     })
+}
+
+/// The text of a leading `# Heading` line (after blank lines), if the body starts with one.
+fn leading_heading(body: &str) -> Option<String> {
+    let first = body.lines().find(|line| !line.trim().is_empty())?;
+    first
+        .strip_prefix("# ")
+        .map(|title| title.trim().to_owned())
+        .filter(|title| !title.is_empty())
 }
 
 fn resolve_activation(

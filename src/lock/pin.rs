@@ -152,7 +152,9 @@ fn current_servers(snapshot: &Snapshot, paths: &LockPaths) -> Result<Option<Vec<
         return Ok(None);
     };
     let text = String::from_utf8_lossy(&bytes);
-    let yaml = std::path::Path::new(&paths.config_file).extension().is_some_and(|extension| extension != "toml");
+    let yaml = std::path::Path::new(&paths.config_file)
+        .extension()
+        .is_some_and(|extension| extension != "toml");
     let Ok(config) = crate::config::parse(&paths.config_file, &text, yaml, &mut Vec::new()) else {
         return Ok(None);
     };

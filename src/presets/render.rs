@@ -20,7 +20,8 @@ use crate::project::{Project, View};
 use crate::scope::expand_braces;
 
 /// Keys dropped from skill, agent and command frontmatter: ai-rulez reads them, assistants don't.
-const ITEM_FILE_DROPPED_KEYS: [&str; 11] = [
+const ITEM_FILE_DROPPED_KEYS: [&str; 12] = [
+    "title",
     "priority",
     "targets",
     "activation",
@@ -541,7 +542,9 @@ fn item_frontmatter(item: &Item, keys: &[String], add_name: bool) -> String {
                 .iter()
                 .all(|(key, value)| expected.get(key.as_str()) == Some(value))
     });
-    if reads_back {
+    // Our reader accepts Cursor's bare `globs: *.tsx`, but the assistants parse strict YAML (a
+    // leading `*` is an alias there), so the user's text is only kept when it needs no leniency.
+    if reads_back && frontmatter::is_strict_yaml(&rewritten) {
         return rewritten;
     }
     let mut yaml = String::new();
