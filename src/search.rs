@@ -15,9 +15,9 @@ const BODY_WEIGHT: f64 = 1.0;
 
 /// Words too common to tell items apart.
 const STOPWORDS: [&str; 40] = [
-    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "how", "if", "in", "into", "is", "it", "its",
-    "no", "not", "of", "on", "or", "our", "so", "that", "the", "their", "then", "there", "these", "this", "to",
-    "use", "was", "we", "when", "with", "you", "your", "all",
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "how", "if", "in", "into",
+    "is", "it", "its", "no", "not", "of", "on", "or", "our", "so", "that", "the", "their", "then",
+    "there", "these", "this", "to", "use", "was", "we", "when", "with", "you", "your", "all",
 ];
 
 /// An index over a fixed list of items (positions refer to that list).
@@ -42,7 +42,9 @@ pub fn terms(text: &str) -> Vec<String> {
 }
 
 fn stem(word: &str) -> String {
-    for suffix in ["ations", "ation", "ings", "ing", "ers", "ed", "es", "er", "s"] {
+    for suffix in [
+        "ations", "ation", "ings", "ing", "ers", "ed", "es", "er", "s",
+    ] {
         if let Some(root) = word.strip_suffix(suffix)
             && root.chars().count() >= 4
         {
@@ -63,7 +65,10 @@ impl Index {
             let fields: [(&str, f64); 4] = [
                 (&item.title, TITLE_WEIGHT),
                 (&item.triggers.join(" "), TRIGGER_WEIGHT),
-                (item.description.as_deref().unwrap_or_default(), DESCRIPTION_WEIGHT),
+                (
+                    item.description.as_deref().unwrap_or_default(),
+                    DESCRIPTION_WEIGHT,
+                ),
                 (&item.body, BODY_WEIGHT),
             ];
             for (text, weight) in fields {
@@ -79,7 +84,11 @@ impl Index {
             index.lengths.push(length);
         }
         let total: f64 = index.lengths.iter().sum();
-        index.average_length = if index.lengths.is_empty() { 1.0 } else { total / index.lengths.len() as f64 };
+        index.average_length = if index.lengths.is_empty() {
+            1.0
+        } else {
+            total / count_as_float(index.lengths.len())
+        };
         index
     }
 
@@ -90,7 +99,7 @@ impl Index {
         let mut query_terms = terms(query);
         query_terms.sort();
         query_terms.dedup();
-        let count = self.documents.len() as f64;
+        let count = count_as_float(self.documents.len());
         let mut scores = Vec::new();
         for (position, document) in self.documents.iter().enumerate() {
             let mut score = 0.0;
@@ -98,9 +107,11 @@ impl Index {
                 let Some(frequency) = document.get(term) else {
                     continue;
                 };
-                let containing = self.document_frequency.get(term).copied().unwrap_or(0) as f64;
+                let containing =
+                    count_as_float(self.document_frequency.get(term).copied().unwrap_or(0));
                 let idf = ((count - containing + 0.5) / (containing + 0.5) + 1.0).ln();
-                let normalised = 1.0 - B + B * self.lengths[position] / self.average_length.max(1.0);
+                let normalised =
+                    1.0 - B + B * self.lengths[position] / self.average_length.max(1.0);
                 score += idf * frequency * (K1 + 1.0) / (frequency + K1 * normalised);
             }
             if score > 0.0 {
@@ -112,13 +123,21 @@ impl Index {
     }
 }
 
+/// Counts here are far below 2^32, so the conversion is exact.
+fn count_as_float(count: usize) -> f64 {
+    f64::from(u32::try_from(count).unwrap_or(u32::MAX))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn terms_are_stemmed_and_stopwords_dropped() {
-        assert_eq!(terms("Paginate the list endpoints"), ["paginate", "list", "endpoint"]);
+        assert_eq!(
+            terms("Paginate the list endpoints"),
+            ["paginate", "list", "endpoint"]
+        );
         assert_eq!(terms("pagination"), ["pagin"]);
     }
 }

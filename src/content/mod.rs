@@ -297,7 +297,10 @@ pub(crate) fn interpret(
     let triggers = match values.get("triggers") {
         None | Some(Value::Null) => Vec::new(),
         Some(value) => crate::scope::split_globs(value).ok_or_else(|| {
-            error("triggers", "`triggers` must be a list of words or a comma-separated string".to_owned())
+            error(
+                "triggers",
+                "`triggers` must be a list of words or a comma-separated string".to_owned(),
+            )
         })?,
     };
     let always = match values.get("always") {
@@ -309,7 +312,10 @@ pub(crate) fn interpret(
         None | Some("active") => false,
         Some("pending") => true,
         Some(other) => {
-            return Err(error("status", format!("unknown status `{other}`; use active or pending")));
+            return Err(error(
+                "status",
+                format!("unknown status `{other}`; use active or pending"),
+            ));
         }
     };
     let title = match string("title")? {

@@ -57,8 +57,41 @@ pub fn render(
     for preset in presets {
         renderer.preset(preset, lookup, &mut plan)?;
     }
+    let has = |kind: Kind| view.items.iter().any(|item| item.kind == kind);
+    let checks: [MissingFolderCheck; 3] = [
+        (
+            !project.config.mcp_servers.is_empty(),
+            "MCP servers",
+            |preset| preset.mcp.is_none(),
+        ),
+        (has(Kind::Agent), "agents", |preset| preset.agents.is_none()),
+        (has(Kind::Command), "commands", |preset| {
+            preset.commands.is_none()
+        }),
+    ];
+    for (present, what, lacks) in checks {
+        let missing: Vec<&str> = presets
+            .iter()
+            .filter(|preset| lacks(preset))
+            .map(|preset| preset.name.as_str())
+            .collect();
+        if present && !missing.is_empty() {
+            plan.warnings.push(format!(
+                "{what} are not written for {}: ai-rulez has no project file for them in {} yet",
+                missing.join(", "),
+                if missing.len() == 1 {
+                    "that assistant"
+                } else {
+                    "those assistants"
+                }
+            ));
+        }
+    }
     Ok(plan)
 }
+
+/// (whether the view has such items, what they are, whether a preset lacks a place for them).
+type MissingFolderCheck = (bool, &'static str, fn(&PresetSpec) -> bool);
 
 fn template_environment() -> Result<Environment<'static>> {
     let mut environment = Environment::new();
@@ -333,6 +366,14 @@ impl Renderer<'_> {
                 writers: vec![preset.name.clone()],
             });
         }
+        for item in root_rules.iter().copied().chain(self.items(Kind::Context)) {
+            if item.body.trim().is_empty() && targets_match(item, &root.path, &writers) {
+                plan.warnings.push(format!(
+                    "{}: empty body; left out of {}",
+                    item.source_path, root.path
+                ));
+            }
+        }
         let text = self.root_text(&root.path, &writers, root_rules)?;
         let markdown = Markdown::build(None, &text, &source, true);
         if let Some(limit) = root.max_bytes
@@ -355,21 +396,21 @@ impl Renderer<'_> {
     fn root_text(&self, path: &str, writers: &[String], rules: &[&Item]) -> Result<String> {
         let config = &self.project.config;
         let entry = |item: &Item| {
-            let (title, body) = inline_body(&item.body);
+            let (_, body) = inline_body(&item.body);
             RootEntry {
-                title: title.unwrap_or_else(|| item.id.clone()),
+                title: item.title.clone(),
                 scope_line: scope_line(item),
                 body: body.trim_end().to_owned(),
             }
         };
         let rules: Vec<RootEntry> = rules
             .iter()
-            .filter(|item| targets_match(item, path, writers))
+            .filter(|item| targets_match(item, path, writers) && !item.body.trim().is_empty())
             .map(|item| entry(item))
             .collect();
         let context: Vec<RootEntry> = self
             .items(Kind::Context)
-            .filter(|item| targets_match(item, path, writers))
+            .filter(|item| targets_match(item, path, writers) && !item.body.trim().is_empty())
             .map(entry)
             .collect();
         let text = self
