@@ -35,6 +35,22 @@ pub fn load_tree(
     config_path: &str,
     warnings: &mut Vec<String>,
 ) -> Result<LoadedTree> {
+    let (tree, errors) = load_tree_lenient(project_root, config_dir, config, config_path, warnings);
+    match Error::from_list(errors) {
+        Some(error) => Err(error),
+        None => Ok(tree),
+    }
+}
+
+/// Like [`load_tree`], but keeps going past item errors: returns every item that loaded and,
+/// separately, every error (`validate` reports them as findings instead of stopping).
+pub fn load_tree_lenient(
+    project_root: &Path,
+    config_dir: &Path,
+    config: &Config,
+    config_path: &str,
+    warnings: &mut Vec<String>,
+) -> (LoadedTree, Vec<Error>) {
     let mut loader = Loader {
         project_root,
         items: Vec::new(),
@@ -90,13 +106,14 @@ pub fn load_tree(
         }
     }
     loader.check_same_layer_duplicates();
-    if let Some(error) = Error::from_list(std::mem::take(&mut loader.errors)) {
-        return Err(error);
-    }
-    Ok(LoadedTree {
-        items: loader.items,
-        domains,
-    })
+    let errors = std::mem::take(&mut loader.errors);
+    (
+        LoadedTree {
+            items: loader.items,
+            domains,
+        },
+        errors,
+    )
 }
 
 struct Loader<'a> {

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::frontmatter::Document;
 
-pub use load::{LoadedTree, load_tree};
+pub use load::{LoadedTree, load_tree, load_tree_lenient};
 
 /// The kind of an item; each has its own folder under `.ai-rulez/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -344,6 +344,20 @@ pub(crate) fn interpret(
         always,
         pending,
     })
+}
+
+/// Checks that `document` is a valid item of `kind` (the same rules as loading).
+///
+/// Errors: as [`interpret`].
+pub fn check(kind: Kind, id: &str, source_path: &str, document: Document) -> Result<()> {
+    interpret(
+        kind,
+        id.to_owned(),
+        Layer::Root,
+        source_path.to_owned(),
+        document,
+    )
+    .map(|_| ())
 }
 
 /// The text of a leading `# Heading` line (after blank lines), if the body starts with one.

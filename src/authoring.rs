@@ -1,0 +1,480 @@
+//! Safe edits of a project's `.ai-rulez/` tree for the MCP authoring tools: create, read, update,
+//! delete and list items; domains; profiles and config keys. Names are validated, every write
+//! goes through the one writer (atomic, never through a symlink), untrusted text is screened,
+//! and updates can require the hash the caller read (no lost updates).
+
+use std::path::Path;
+
+use serde::Serialize;
+use toml_edit::{Array, DocumentMut, Item as TomlItem, Value as TomlValue};
+
+use crate::content::{self, Kind, Layer};
+use crate::error::{Error, Result};
+use crate::frontmatter;
+use crate::hash::sha256_tagged;
+use crate::project::Project;
+
+/// Longest item, domain or profile name, in characters.
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// Where an item lives.
+#[derive(Debug, Clone)]
+pub struct ItemLocation {
+    /// Kind of item.
+    pub kind: Kind,
+    /// Item name (file stem or skill folder).
+    pub name: String,
+    /// Domain, if any.
+    pub domain: Option<String>,
+    /// Machine-local (`.ai-rulez/local/`).
+    pub local: bool,
+}
+
+/// An item file as read or written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct ItemRecord {
+    /// Item name.
+    pub name: String,
+    /// Project-relative path of the file.
+    pub path: String,
+    /// Full file text (frontmatter and body).
+    pub content: String,
+    /// `sha256:<hex>` of the file bytes; pass it as `expected_hash` to update safely.
+    pub hash: String,
+}
+
+/// One item in a listing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct ItemSummary {
+    /// Item name.
+    pub name: String,
+    /// Domain, empty for the root.
+    pub domain: String,
+    /// Project-relative path.
+    pub path: String,
+    /// Priority name.
+    pub priority: String,
+    /// Title.
+    pub title: String,
+    /// Description, if any.
+    pub description: Option<String>,
+    /// Whether it is pending (not generated, not served).
+    pub pending: bool,
+}
+
+/// Checks a name the caller chose: 1–64 characters of ASCII letters, digits, `.`, `_` and `-`,
+/// not starting with `.` or `-`, no `..`, no path separators or control characters.
+///
+/// Errors: [`Error::Usage`] saying what is wrong.
+pub fn validate_name(what: &str, name: &str) -> Result<()> {
+    let problem = if name.is_empty() {
+        Some("is empty".to_owned())
+    } else if name.chars().count() > MAX_NAME_CHARS {
+        Some(format!("is longer than {MAX_NAME_CHARS} characters"))
+    } else if name.starts_with(['.', '-']) {
+        Some("starts with `.` or `-`".to_owned())
+    } else if name.contains("..") {
+        Some("contains `..`".to_owned())
+    } else if let Some(bad) = name
+        .chars()
+        .find(|character| !(character.is_ascii_alphanumeric() || "._-".contains(*character)))
+    {
+        Some(format!(
+            "contains {bad:?}; use letters, digits, `.`, `_` and `-` only"
+        ))
+    } else if name.to_ascii_lowercase().ends_with(".md") {
+        Some("ends with `.md`; give the name without the extension".to_owned())
+    } else {
+        None
+    };
+    match problem {
+        Some(problem) => Err(Error::Usage(format!(
+            "invalid {what} name {name:?}: it {problem}"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The project-relative path of an item's file.
+///
+/// Errors: invalid item or domain name.
+pub fn item_path(project: &Project, location: &ItemLocation) -> Result<String> {
+    validate_name(location.kind.noun(), &location.name)?;
+    let mut base = project.config_dir_relative.clone();
+    if base.is_empty() {
+        return Err(Error::Usage("this project keeps its config in a root ai-rulez.toml and has no .ai-rulez/ folder for items".to_owned()));
+    }
+    if location.local {
+        base.push_str("/local");
+    }
+    if let Some(domain) = &location.domain {
+        validate_name("domain", domain)?;
+        base.push_str("/domains/");
+        base.push_str(domain);
+    }
+    Ok(match location.kind {
+        Kind::Skill => format!("{base}/skills/{}/SKILL.md", location.name),
+        kind => format!("{base}/{}/{}.md", kind.folder(), location.name),
+    })
+}
+
+/// Adds `priority`/`targets` to the frontmatter of `content` (replacing existing keys).
+fn with_metadata(content: &str, priority: Option<&str>, targets: Option<&[String]>) -> String {
+    if priority.is_none() && targets.is_none() {
+        return content.to_owned();
+    }
+    let mut lines = Vec::new();
+    if let Some(priority) = priority {
+        lines.push(format!("priority: {}", frontmatter::yaml_string(priority)));
+    }
+    if let Some(targets) = targets {
+        let quoted: Vec<String> = targets
+            .iter()
+            .map(|target| serde_json::to_string(target).unwrap_or_default())
+            .collect();
+        lines.push(format!("targets: [{}]", quoted.join(", ")));
+    }
+    let normalised = content.replace("\r\n", "\n");
+    match normalised.strip_prefix("---\n").and_then(|rest| {
+        rest.split_once("\n---\n")
+            .map(|(yaml, body)| (format!("{yaml}\n"), body.to_owned()))
+    }) {
+        Some((yaml, body)) => {
+            let yaml = frontmatter::rewrite_top_level(&yaml, &["priority", "targets"], &lines);
+            format!("---\n{yaml}---\n{body}")
+        }
+        None => format!("---\n{}\n---\n{normalised}", lines.join("\n")),
+    }
+}
+
+/// Validates text an agent wants to save: screening for hidden characters, instruction-like
+/// comments and other unsafe content, then parsing as the item kind would be loaded.
+fn check_content(path: &str, location: &ItemLocation, content: &str) -> Result<()> {
+    let problems = screen_refusals(content, location.kind);
+    if !problems.is_empty() {
+        return Err(Error::refused(
+            path,
+            format!("Not saved: {}", problems.join("; ")),
+        ));
+    }
+    let document = frontmatter::parse(path, content.as_bytes())?;
+    content::check(location.kind, &location.name, path, document)?;
+    Ok(())
+}
+
+/// Creates an item; fails when it exists.
+///
+/// Errors: invalid names, refused content, an existing item, symlinks, I/O.
+pub fn create_item(
+    project: &Project,
+    location: &ItemLocation,
+    content: &str,
+    priority: Option<&str>,
+    targets: Option<&[String]>,
+) -> Result<ItemRecord> {
+    let path = item_path(project, location)?;
+    if project.root.join(&path).exists() {
+        return Err(Error::refused(
+            &path,
+            format!(
+                "{} `{}` already exists; use update_{} to change it",
+                location.kind.noun(),
+                location.name,
+                location.kind.noun()
+            ),
+        ));
+    }
+    let content = with_metadata(content, priority, targets);
+    check_content(&path, location, &content)?;
+    crate::write::write_file(&project.root, &path, content.as_bytes())?;
+    Ok(record(&location.name, &path, content))
+}
+
+/// Reads an item.
+///
+/// Errors: invalid names; the item does not exist.
+pub fn read_item(project: &Project, location: &ItemLocation) -> Result<ItemRecord> {
+    let path = item_path(project, location)?;
+    let bytes = read_existing(project, &path, location)?;
+    let content =
+        String::from_utf8(bytes).map_err(|_| Error::invalid(&path, None, "is not valid UTF-8"))?;
+    Ok(record(&location.name, &path, content))
+}
+
+/// Replaces an item's text; with `expected_hash`, only if the file still has that hash.
+///
+/// Errors: the item does not exist, the hash is stale (the message gives the current hash),
+/// refused content, I/O.
+pub fn update_item(
+    project: &Project,
+    location: &ItemLocation,
+    content: &str,
+    priority: Option<&str>,
+    targets: Option<&[String]>,
+    expected_hash: Option<&str>,
+) -> Result<ItemRecord> {
+    let path = item_path(project, location)?;
+    let current = read_existing(project, &path, location)?;
+    let current_hash = sha256_tagged(&current);
+    if let Some(expected) = expected_hash
+        && expected != current_hash
+    {
+        return Err(Error::refused(
+            &path,
+            format!(
+                "changed since you read it (expected_hash {expected}, current hash {current_hash}); read it again, merge your change, and retry with the current hash"
+            ),
+        ));
+    }
+    let content = with_metadata(content, priority, targets);
+    check_content(&path, location, &content)?;
+    crate::write::write_file(&project.root, &path, content.as_bytes())?;
+    Ok(record(&location.name, &path, content))
+}
+
+/// Deletes an item (a skill's whole folder).
+///
+/// Errors: the item does not exist; a skill folder holding a symlink; I/O.
+pub fn delete_item(project: &Project, location: &ItemLocation) -> Result<ItemRecord> {
+    let path = item_path(project, location)?;
+    let bytes = read_existing(project, &path, location)?;
+    let absolute = project.root.join(&path);
+    if location.kind == Kind::Skill {
+        let folder = absolute.parent().unwrap_or(&absolute).to_path_buf();
+        for entry in walkdir::WalkDir::new(&folder) {
+            let entry =
+                entry.map_err(|error| Error::Io(std::io::Error::other(error.to_string())))?;
+            if entry.path_is_symlink() {
+                return Err(Error::refused(
+                    &path,
+                    "the skill folder holds a symlink; delete it by hand",
+                ));
+            }
+        }
+        fs_err::remove_dir_all(&folder)?;
+    } else {
+        fs_err::remove_file(&absolute)?;
+    }
+    Ok(record(
+        &location.name,
+        &path,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    ))
+}
+
+fn read_existing(project: &Project, path: &str, location: &ItemLocation) -> Result<Vec<u8>> {
+    let absolute = project.root.join(path);
+    if fs_err::symlink_metadata(&absolute).is_ok_and(|metadata| metadata.file_type().is_symlink()) {
+        return Err(Error::refused(
+            path,
+            "is a symlink; ai-rulez does not edit through symlinks",
+        ));
+    }
+    match std::fs::read(&absolute) {
+        Ok(bytes) => Ok(bytes),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Err(Error::refused(
+            path,
+            format!(
+                "{} `{}` does not exist; use create_{} to add it",
+                location.kind.noun(),
+                location.name,
+                location.kind.noun()
+            ),
+        )),
+        Err(_) => Ok(fs_err::read(&absolute)?),
+    }
+}
+
+fn record(name: &str, path: &str, content: String) -> ItemRecord {
+    ItemRecord {
+        name: name.to_owned(),
+        path: path.to_owned(),
+        hash: sha256_tagged(content.as_bytes()),
+        content,
+    }
+}
+
+/// Lists items of `kind` (all domains, or one), sorted by priority then name.
+#[must_use]
+pub fn list_items(project: &Project, kind: Kind, domain: Option<&str>) -> Vec<ItemSummary> {
+    let mut items: Vec<&content::Item> = project
+        .tree
+        .items
+        .iter()
+        .filter(|item| item.kind == kind)
+        .filter(|item| match (domain, &item.layer) {
+            (None, _) => true,
+            (Some(wanted), Layer::Domain(found)) => wanted == found,
+            (Some(_), _) => false,
+        })
+        .collect();
+    items.sort_by(|left, right| (left.priority, &left.id).cmp(&(right.priority, &right.id)));
+    items
+        .into_iter()
+        .map(|item| ItemSummary {
+            name: item.id.clone(),
+            domain: match &item.layer {
+                Layer::Domain(domain) => domain.clone(),
+                _ => String::new(),
+            },
+            path: item.source_path.clone(),
+            priority: item.priority.name().to_owned(),
+            title: item.title.clone(),
+            description: item.description.clone(),
+            pending: item.pending,
+        })
+        .collect()
+}
+
+/// Creates `domains/<name>/rules/` so the domain exists.
+///
+/// Errors: invalid name, an existing domain, I/O.
+pub fn create_domain(project: &Project, name: &str) -> Result<String> {
+    validate_name("domain", name)?;
+    let path = format!("{}/domains/{name}", project.config_dir_relative);
+    if project.root.join(&path).exists() {
+        return Err(Error::refused(
+            &path,
+            format!("domain `{name}` already exists"),
+        ));
+    }
+    crate::write::write_file(&project.root, &format!("{path}/rules/.gitkeep"), b"")?;
+    Ok(path)
+}
+
+/// Deletes an empty domain folder (only `.gitkeep` files left).
+///
+/// Errors: invalid name, missing domain, a domain that still holds items.
+pub fn delete_domain(project: &Project, name: &str) -> Result<String> {
+    validate_name("domain", name)?;
+    let path = format!("{}/domains/{name}", project.config_dir_relative);
+    let absolute = project.root.join(&path);
+    if !absolute.is_dir() {
+        return Err(Error::refused(
+            &path,
+            format!("domain `{name}` does not exist"),
+        ));
+    }
+    for entry in walkdir::WalkDir::new(&absolute) {
+        let entry = entry.map_err(|error| Error::Io(std::io::Error::other(error.to_string())))?;
+        if entry.file_type().is_file() && entry.file_name() != ".gitkeep" || entry.path_is_symlink()
+        {
+            return Err(Error::refused(
+                &path,
+                format!("domain `{name}` still holds items; delete them first"),
+            ));
+        }
+    }
+    fs_err::remove_dir_all(&absolute)?;
+    Ok(path)
+}
+
+/// Edits the config with `toml_edit` (comments and key order survive) and writes it atomically.
+///
+/// Errors: a v3 YAML config (not editable here), unparsable TOML, I/O.
+pub fn edit_config(
+    project: &Project,
+    edit: impl FnOnce(&mut DocumentMut) -> Result<()>,
+) -> Result<()> {
+    let path = &project.config_relative;
+    if Path::new(path)
+        .extension()
+        .is_none_or(|extension| extension != "toml")
+    {
+        return Err(Error::refused(
+            path,
+            "v3 YAML configs are read-only here; convert to config.toml first",
+        ));
+    }
+    let text = fs_err::read_to_string(project.root.join(path))?;
+    let mut document: DocumentMut = text.parse().map_err(|error: toml_edit::TomlError| {
+        Error::invalid(path, None, format!("invalid TOML: {}", error.message()))
+    })?;
+    edit(&mut document)?;
+    let new_text = document.to_string();
+    // The result must still load, so an edit can never leave a broken config behind.
+    crate::config::parse(path, &new_text, false, &mut Vec::new())?;
+    crate::write::write_file(&project.root, path, new_text.as_bytes())
+}
+
+/// Sets `[profiles] <name> = [domains]`.
+///
+/// Errors: invalid names; as [`edit_config`].
+pub fn set_profile(project: &Project, name: &str, domains: &[String]) -> Result<()> {
+    validate_name("profile", name)?;
+    for domain in domains {
+        validate_name("domain", domain)?;
+    }
+    edit_config(project, |document| {
+        let profiles = document.entry("profiles").or_insert_with(toml_edit::table);
+        let Some(table) = profiles.as_table_like_mut() else {
+            return Err(Error::Usage(
+                "`profiles` in the config is not a table".to_owned(),
+            ));
+        };
+        let array: Array = domains.iter().map(String::as_str).collect();
+        table.insert(name, TomlItem::Value(TomlValue::Array(array)));
+        Ok(())
+    })
+}
+
+/// Removes a profile (and `default` when it named it).
+///
+/// Errors: unknown profile; as [`edit_config`].
+pub fn remove_profile(project: &Project, name: &str) -> Result<()> {
+    if !project.config.profiles.contains_key(name) {
+        return Err(Error::Usage(format!("profile `{name}` does not exist")));
+    }
+    edit_config(project, |document| {
+        if let Some(table) = document
+            .get_mut("profiles")
+            .and_then(TomlItem::as_table_like_mut)
+        {
+            table.remove(name);
+        }
+        if document.get("default").and_then(TomlItem::as_str) == Some(name) {
+            document.remove("default");
+        }
+        Ok(())
+    })
+}
+
+/// Sets `default = "<name>"`.
+///
+/// Errors: unknown profile; as [`edit_config`].
+pub fn set_default_profile(project: &Project, name: &str) -> Result<()> {
+    for part in name.split(',') {
+        if !project.config.profiles.contains_key(part.trim()) {
+            return Err(Error::Usage(format!(
+                "profile `{}` does not exist; add it first",
+                part.trim()
+            )));
+        }
+    }
+    edit_config(project, |document| {
+        document.insert("default", toml_edit::value(name));
+        Ok(())
+    })
+}
+
+/// Interim screening until the shared screening function lands: refuses hidden characters and
+/// HTML comments (the two ways text can hide instructions from a reviewer) and oversized text.
+fn screen_refusals(content: &str, _kind: Kind) -> Vec<String> {
+    let mut problems = Vec::new();
+    if content.len() > 256 * 1024 {
+        problems.push(format!(
+            "the text is {} bytes; keep items under 256 KiB",
+            content.len()
+        ));
+    }
+    if let Some(hidden) = content.chars().find(|character| matches!(*character as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069 | 0xE0000..=0xE007F | 0x00AD)) {
+        problems.push(format!("it contains the hidden character U+{:04X}", hidden as u32));
+    }
+    if content.contains("<!--") {
+        problems.push(
+            "it contains an HTML comment, which assistants read but reviewers may not see"
+                .to_owned(),
+        );
+    }
+    problems
+}

@@ -1,0 +1,35 @@
+//! `ai-rulez explain PATH`: the same answer as the MCP `get_context` tool, for a person.
+
+use super::{Global, is_json, out, print_json, print_warnings};
+use crate::cli::ExplainArgs;
+
+/// Prints what applies to the path; returns 0.
+///
+/// Errors: no project, a path outside the project, or load errors.
+pub fn run(global: &Global, args: &ExplainArgs) -> anyhow::Result<u8> {
+    let mut warnings = Vec::new();
+    let project = crate::project::load(&global.start, &mut warnings)?;
+    print_warnings(global, &warnings);
+    let absolute = if std::path::Path::new(&args.path).is_absolute() {
+        std::path::PathBuf::from(&args.path)
+    } else {
+        global.start.join(&args.path)
+    };
+    let Some(relative) =
+        crate::retrieval::project_relative(&project.root, &absolute.to_string_lossy())
+    else {
+        anyhow::bail!(
+            "`{}` is outside project `{}` ({})",
+            args.path,
+            project.config.name,
+            project.root.display()
+        );
+    };
+    let reply = crate::retrieval::get_context(&project, &relative, args.task.as_deref());
+    if is_json(args.format) {
+        print_json(&serde_json::to_value(&reply)?);
+    } else {
+        out(crate::retrieval::context_text(&reply).trim_end());
+    }
+    Ok(0)
+}
