@@ -18,9 +18,14 @@ pub fn install(global: &Global) -> anyhow::Result<u8> {
         .workdir()
         .context("the repository has no work tree")?
         .to_path_buf();
-    let hooks_dir = match repository.config_snapshot().string("core.hooksPath") {
+    // `trusted_path` interpolates `~/` and `%(prefix)/` as git does for this pathname key; the
+    // raw string would put a `~/hooks` setting inside the work tree as a folder named `~`.
+    let hooks_path = repository
+        .config_snapshot()
+        .trusted_path("core.hooksPath")
+        .context("reading core.hooksPath")?;
+    let hooks_dir = match hooks_path {
         Some(path) => {
-            let path = std::path::PathBuf::from(path.to_string());
             if path.is_absolute() {
                 path
             } else {

@@ -3,4 +3,5 @@
 mod bug_cases;
 mod corpus;
 mod golden;
+mod lock;
 mod support;

@@ -228,13 +228,14 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) {
             std::os::unix::fs::symlink(link, &target).expect("symlink");
         } else {
             std::fs::copy(entry.path(), &target).expect("copy");
-            let mode = std::fs::metadata(entry.path()).expect("meta").permissions();
-            let mut writable = mode.clone();
-            #[expect(
-                clippy::permissions_set_readonly_false,
-                reason = "copies of read-only corpus files must be editable by tests"
-            )]
-            writable.set_readonly(false);
+            // Only the owner write bit is added, so a 0644 file stays 0644 and a read-only
+            // corpus file becomes editable without turning group/other writable.
+            let mode = std::os::unix::fs::PermissionsExt::mode(
+                &std::fs::metadata(entry.path()).expect("meta").permissions(),
+            );
+            let writable = <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(
+                mode | 0o200,
+            );
             std::fs::set_permissions(&target, writable).expect("chmod");
         }
     }
