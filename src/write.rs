@@ -4,10 +4,12 @@
 //! leaves unchanged bytes alone. `--check`, `--dry-run`, `generate` and `clean` share the same
 //! analysis; only [`Mode::Write`] touches the disk.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::error::{Error, Result};
 use crate::gitignore;
@@ -123,11 +125,12 @@ impl Report {
     }
 }
 
-/// A pending disk operation, computed before anything is written.
-enum Operation {
+/// A pending disk operation, computed before anything is written. Bytes are borrowed from the
+/// plan where possible, so a run holds each output once.
+enum Operation<'a> {
     Write {
         path: String,
-        bytes: Vec<u8>,
+        bytes: Cow<'a, [u8]>,
         mode: u32,
     },
     Delete {
@@ -141,7 +144,7 @@ enum Operation {
 /// `force`, a path is or passes through a symlink, or a resolved secret would land in a file git
 /// does not ignore; [`Error::Invalid`] for a damaged manifest, `.gitignore` block or settings
 /// document; I/O errors.
-pub fn apply(plan: &Plan, settings: &Settings<'_>, mode: Mode) -> Result<Report> {
+pub fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) -> Result<Report> {
     let old_manifest = read_manifest(settings)?;
     let mut state = State {
         settings,
@@ -150,6 +153,7 @@ pub fn apply(plan: &Plan, settings: &Settings<'_>, mode: Mode) -> Result<Report>
         manifest: Manifest::default(),
         ignore_entries: Vec::new(),
         secret_paths: Vec::new(),
+        dirs: DirCache::default(),
     };
     if !settings.clean {
         for output in plan.outputs.values() {
@@ -183,9 +187,7 @@ pub fn apply(plan: &Plan, settings: &Settings<'_>, mode: Mode) -> Result<Report>
     }
     state.secret_gate()?;
     if mode == Mode::Write {
-        for operation in &state.operations {
-            perform(settings.root, operation)?;
-        }
+        perform_all(settings.root, &state.operations, &state.dirs)?;
     }
     Ok(state.report)
 }
@@ -193,13 +195,14 @@ pub fn apply(plan: &Plan, settings: &Settings<'_>, mode: Mode) -> Result<Report>
 struct State<'a> {
     settings: &'a Settings<'a>,
     report: Report,
-    operations: Vec<Operation>,
+    operations: Vec<Operation<'a>>,
+    dirs: DirCache,
     manifest: Manifest,
     ignore_entries: Vec<String>,
     secret_paths: Vec<String>,
 }
 
-impl State<'_> {
+impl<'a> State<'a> {
     fn record(&mut self, path: &str, status: Status, detail: Option<String>) {
         self.report.changes.push(Change {
             path: path.to_owned(),
@@ -208,21 +211,22 @@ impl State<'_> {
         });
     }
 
-    fn output(&mut self, path: &str, content: &Content, old: &Manifest) -> Result<()> {
-        refuse_symlinks(self.settings.root, path)?;
-        let disk = read_optional(&self.settings.root.join(path))?;
+    fn output(&mut self, path: &str, content: &'a Content, old: &Manifest) -> Result<()> {
+        let found = self.dirs.read(self.settings.root, path)?;
+        let disk_mode = found.as_ref().map(|(_, mode)| *mode);
+        let disk = found.map(|(bytes, _)| bytes);
         match content {
             Content::Markdown(markdown) => {
-                self.markdown(path, markdown, disk.as_deref(), old);
+                self.markdown(path, markdown, disk.as_deref(), disk_mode, old);
                 Ok(())
             }
             Content::Verbatim { bytes, executable } => {
                 let mode = if *executable { 0o755 } else { 0o644 };
-                self.whole_file(path, bytes, mode, disk.as_deref(), old, None);
+                self.whole_file(path, bytes, mode, disk.as_deref(), disk_mode, old, None);
                 Ok(())
             }
             Content::Entries { shape, entries } => {
-                self.entries(path, *shape, entries, disk.as_deref(), old)
+                self.entries(path, *shape, entries, disk.as_deref(), disk_mode, old)
             }
         }
     }
@@ -230,9 +234,10 @@ impl State<'_> {
     fn whole_file(
         &mut self,
         path: &str,
-        bytes: &[u8],
+        bytes: &'a [u8],
         mode: u32,
         disk: Option<&[u8]>,
+        disk_mode: Option<u32>,
         old: &Manifest,
         provenance: Option<Provenance>,
     ) {
@@ -240,8 +245,7 @@ impl State<'_> {
             .files
             .insert(path.to_owned(), Some(sha256_tagged(bytes)));
         self.ignore_entries.push(format!("/{path}"));
-        let mode_differs =
-            disk.is_some() && current_mode(&self.settings.root.join(path)) != Some(mode);
+        let mode_differs = disk.is_some() && disk_mode != Some(mode);
         let status = match disk {
             None => Status::Create,
             Some(disk) if disk == bytes && !mode_differs => Status::Unchanged,
@@ -267,16 +271,23 @@ impl State<'_> {
         {
             self.operations.push(Operation::Write {
                 path: path.to_owned(),
-                bytes: bytes.to_vec(),
+                bytes: Cow::Borrowed(bytes),
                 mode,
             });
         }
         self.record(path, status, detail);
     }
 
-    fn markdown(&mut self, path: &str, markdown: &Markdown, disk: Option<&[u8]>, old: &Manifest) {
+    fn markdown(
+        &mut self,
+        path: &str,
+        markdown: &'a Markdown,
+        disk: Option<&[u8]>,
+        disk_mode: Option<u32>,
+        old: &Manifest,
+    ) {
         let Some(disk_bytes) = disk else {
-            self.whole_file(path, &markdown.bytes, 0o644, None, old, None);
+            self.whole_file(path, &markdown.bytes, 0o644, None, None, old, None);
             return;
         };
         let provenance = banner_provenance(disk_bytes);
@@ -291,14 +302,22 @@ impl State<'_> {
             } else {
                 provenance
             };
-            self.whole_file(path, &markdown.bytes, 0o644, disk, old, Some(provenance));
+            self.whole_file(
+                path,
+                &markdown.bytes,
+                0o644,
+                disk,
+                disk_mode,
+                old,
+                Some(provenance),
+            );
             return;
         }
-        self.section(path, markdown.body(), disk_bytes);
+        self.section(path, markdown.body(), disk_bytes, disk_mode);
     }
 
     /// Keeps a hand-written root file and maintains ai-rulez's part between markers in it.
-    fn section(&mut self, path: &str, body: &[u8], disk: &[u8]) {
+    fn section(&mut self, path: &str, body: &[u8], disk: &[u8], disk_mode: Option<u32>) {
         let Ok(text) = std::str::from_utf8(disk) else {
             self.record(path, Status::Blocked, Some("exists, is not UTF-8 and was not written by ai-rulez; move it away or use --force".to_owned()));
             return;
@@ -345,8 +364,8 @@ impl State<'_> {
         if status != Status::Unchanged {
             self.operations.push(Operation::Write {
                 path: path.to_owned(),
-                bytes: new_text.into_bytes(),
-                mode: current_mode(&self.settings.root.join(path)).unwrap_or(0o644),
+                bytes: Cow::Owned(new_text.into_bytes()),
+                mode: disk_mode.unwrap_or(0o644),
             });
         }
         self.record(path, status, None);
@@ -358,6 +377,7 @@ impl State<'_> {
         shape: DocumentShape,
         entries: &[Entry],
         disk: Option<&[u8]>,
+        disk_mode: Option<u32>,
         old: &Manifest,
     ) -> Result<()> {
         let text = match disk {
@@ -440,8 +460,7 @@ impl State<'_> {
             return Ok(());
         }
         let secret = entries.iter().any(|entry| entry.holds_resolved_secret);
-        let wrong_mode =
-            secret && text.is_some() && current_mode(&self.settings.root.join(path)) != Some(0o600);
+        let wrong_mode = secret && text.is_some() && disk_mode != Some(0o600);
         let status = match &text {
             None => Status::Create,
             Some(_) if stale => Status::Update,
@@ -467,11 +486,11 @@ impl State<'_> {
             let mode = if secret {
                 0o600
             } else {
-                current_mode(&self.settings.root.join(path)).unwrap_or(0o644)
+                disk_mode.unwrap_or(0o644)
             };
             self.operations.push(Operation::Write {
                 path: path.to_owned(),
-                bytes: new_text.into_bytes(),
+                bytes: Cow::Owned(new_text.into_bytes()),
                 mode,
             });
         }
@@ -537,7 +556,7 @@ impl State<'_> {
                     let new_text = format!("{before}{}", &text[section.end..]);
                     self.operations.push(Operation::Write {
                         path: path.clone(),
-                        bytes: new_text.into_bytes(),
+                        bytes: Cow::Owned(new_text.into_bytes()),
                         mode: current_mode(&root.join(path)).unwrap_or(0o644),
                     });
                     self.record(
@@ -587,7 +606,7 @@ impl State<'_> {
             {
                 Some(new_text) => self.operations.push(Operation::Write {
                     path: path.clone(),
-                    bytes: new_text.into_bytes(),
+                    bytes: Cow::Owned(new_text.into_bytes()),
                     mode: current_mode(&root.join(path)).unwrap_or(0o644),
                 }),
                 None => self
@@ -621,7 +640,7 @@ impl State<'_> {
             if status != Status::Unchanged {
                 self.operations.push(Operation::Write {
                     path: manifest_path.clone(),
-                    bytes: text.into_bytes(),
+                    bytes: Cow::Owned(text.into_bytes()),
                     mode: 0o644,
                 });
             }
@@ -648,7 +667,7 @@ impl State<'_> {
             (None, Some(text)) => {
                 self.operations.push(Operation::Write {
                     path: ".gitignore".to_owned(),
-                    bytes: text.into_bytes(),
+                    bytes: Cow::Owned(text.into_bytes()),
                     mode: 0o644,
                 });
                 self.record(".gitignore", Status::Create, None);
@@ -663,7 +682,7 @@ impl State<'_> {
             (Some(current), Some(text)) if current != text => {
                 self.operations.push(Operation::Write {
                     path: ".gitignore".to_owned(),
-                    bytes: text.into_bytes(),
+                    bytes: Cow::Owned(text.into_bytes()),
                     mode: current_mode(&root.join(".gitignore")).unwrap_or(0o644),
                 });
                 self.record(
@@ -825,15 +844,148 @@ fn refuse_symlinks(root: &Path, relative: &str) -> Result<()> {
     Ok(())
 }
 
-fn perform(root: &Path, operation: &Operation) -> Result<()> {
-    match operation {
-        Operation::Write { path, bytes, mode } => write_atomic(root, path, bytes, *mode),
-        Operation::Delete { path } => {
+/// Applies every operation: folders first (each created once), then file writes spread over two
+/// threads (the work is mostly system calls), then deletions in order.
+fn perform_all(root: &Path, operations: &[Operation<'_>], dirs: &DirCache) -> Result<()> {
+    let mut created: HashSet<PathBuf> = HashSet::new();
+    let mut writes = Vec::new();
+    for operation in operations {
+        if let Operation::Write { path, bytes, mode } = operation {
+            dirs.check(root, path)?;
+            let parent = root
+                .join(path)
+                .parent()
+                .map_or_else(|| root.to_path_buf(), Path::to_path_buf);
+            if !created.contains(&parent) {
+                fs_err::create_dir_all(&parent)?;
+                created.insert(parent);
+            }
+            writes.push((path.as_str(), bytes.as_ref(), *mode));
+        }
+    }
+    let half = writes.len().div_ceil(2);
+    let (first, second) = writes.split_at(half);
+    std::thread::scope(|scope| -> Result<()> {
+        let worker = scope.spawn(|| -> Result<()> {
+            for (path, bytes, mode) in second {
+                write_new_bytes(root, path, bytes, *mode)?;
+            }
+            Ok(())
+        });
+        for (path, bytes, mode) in first {
+            write_new_bytes(root, path, bytes, *mode)?;
+        }
+        worker.join().unwrap_or_else(|_| {
+            Err(Error::Usage(
+                "a writer thread stopped unexpectedly".to_owned(),
+            ))
+        })
+    })?;
+    for operation in operations {
+        if let Operation::Delete { path } = operation {
+            dirs.check(root, path)?;
             let absolute = root.join(path);
             fs_err::remove_file(&absolute)?;
             remove_empty_parents(root, &absolute);
-            Ok(())
         }
+    }
+    Ok(())
+}
+
+/// Folders already known to be real (not symlinks) or absent, so one run looks at each folder
+/// once instead of once per file below it.
+#[derive(Default)]
+struct DirCache {
+    real: Mutex<HashSet<PathBuf>>,
+    absent: Mutex<HashSet<PathBuf>>,
+}
+
+impl DirCache {
+    /// Refuses a path that is, or lies inside, a symlink. Returns whether its folder exists.
+    fn check(&self, root: &Path, relative: &str) -> Result<bool> {
+        let components: Vec<&str> = relative.split('/').collect();
+        if components
+            .iter()
+            .any(|component| component.is_empty() || *component == "." || *component == "..")
+        {
+            return Err(Error::refused(
+                relative,
+                "is not a plain project-relative path",
+            ));
+        }
+        let mut current = root.to_path_buf();
+        for (index, component) in components.iter().enumerate() {
+            current.push(component);
+            let is_folder = index + 1 < components.len();
+            if is_folder {
+                if self.real.lock().is_ok_and(|real| real.contains(&current)) {
+                    continue;
+                }
+                if self
+                    .absent
+                    .lock()
+                    .is_ok_and(|absent| absent.contains(&current))
+                {
+                    return Ok(false);
+                }
+            }
+            match std::fs::symlink_metadata(&current) {
+                Ok(metadata) if metadata.file_type().is_symlink() => {
+                    return Err(Error::refused(
+                        relative,
+                        "is (or is inside) a symlink; ai-rulez never writes through symlinks, so replace the link with a real file or folder",
+                    ));
+                }
+                Ok(_) if is_folder => {
+                    if let Ok(mut real) = self.real.lock() {
+                        real.insert(current.clone());
+                    }
+                }
+                Ok(_) => {}
+                Err(_) if is_folder => {
+                    if let Ok(mut absent) = self.absent.lock() {
+                        absent.insert(current.clone());
+                    }
+                    return Ok(false);
+                }
+                Err(_) => return Ok(true),
+            }
+        }
+        Ok(true)
+    }
+
+    /// Reads a project file that may be absent: (bytes, permission bits).
+    fn read(&self, root: &Path, relative: &str) -> Result<Option<(Vec<u8>, u32)>> {
+        if !self.check(root, relative)? {
+            return Ok(None);
+        }
+        let path = root.join(relative);
+        let mut file = match std::fs::File::open(&path) {
+            Ok(file) => file,
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Ok(None);
+            }
+            Err(_) => {
+                return Ok(Some((
+                    fs_err::read(&path)?,
+                    current_mode(&path).unwrap_or(0o644),
+                )));
+            }
+        };
+        let mode = file.metadata()?.permissions().mode() & 0o777;
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|error| {
+            Error::Io(std::io::Error::new(
+                error.kind(),
+                format!("reading {}: {error}", path.display()),
+            ))
+        })?;
+        Ok(Some((bytes, mode)))
     }
 }
 
@@ -860,8 +1012,14 @@ pub fn section_body(text: &str) -> Option<&str> {
 fn write_atomic(root: &Path, relative: &str, bytes: &[u8], mode: u32) -> Result<()> {
     refuse_symlinks(root, relative)?;
     let target = root.join(relative);
+    fs_err::create_dir_all(target.parent().unwrap_or(root))?;
+    write_new_bytes(root, relative, bytes, mode)
+}
+
+/// The temporary-file-and-rename step of [`write_atomic`]; the folder must exist and be checked.
+fn write_new_bytes(root: &Path, relative: &str, bytes: &[u8], mode: u32) -> Result<()> {
+    let target = root.join(relative);
     let parent = target.parent().unwrap_or(root);
-    fs_err::create_dir_all(parent)?;
     let mut temporary = tempfile::Builder::new()
         .prefix(".ai-rulez-")
         .suffix(".tmp")
