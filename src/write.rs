@@ -222,7 +222,7 @@ impl<'a> State<'a> {
             }
             Content::Verbatim { bytes, executable } => {
                 let mode = if *executable { 0o755 } else { 0o644 };
-                self.whole_file(path, bytes, mode, disk.as_deref(), disk_mode, old, None);
+                self.whole_file(path, bytes, mode, disk.as_deref().zip(disk_mode), old, None);
                 Ok(())
             }
             Content::Entries { shape, entries } => {
@@ -236,11 +236,12 @@ impl<'a> State<'a> {
         path: &str,
         bytes: &'a [u8],
         mode: u32,
-        disk: Option<&[u8]>,
-        disk_mode: Option<u32>,
+        disk: Option<(&[u8], u32)>,
         old: &Manifest,
         provenance: Option<Provenance>,
     ) {
+        let disk_mode = disk.map(|(_, found)| found);
+        let disk = disk.map(|(bytes, _)| bytes);
         self.manifest
             .files
             .insert(path.to_owned(), Some(sha256_tagged(bytes)));
@@ -287,7 +288,7 @@ impl<'a> State<'a> {
         old: &Manifest,
     ) {
         let Some(disk_bytes) = disk else {
-            self.whole_file(path, &markdown.bytes, 0o644, None, None, old, None);
+            self.whole_file(path, &markdown.bytes, 0o644, None, old, None);
             return;
         };
         let provenance = banner_provenance(disk_bytes);
@@ -306,8 +307,7 @@ impl<'a> State<'a> {
                 path,
                 &markdown.bytes,
                 0o644,
-                disk,
-                disk_mode,
+                disk.zip(disk_mode),
                 old,
                 Some(provenance),
             );
