@@ -150,7 +150,10 @@ fn with_metadata(content: &str, priority: Option<&str>, targets: Option<&[String
 /// Validates text an agent wants to save: screening for hidden characters, instruction-like
 /// comments and other unsafe content, then parsing as the item kind would be loaded.
 fn check_content(path: &str, location: &ItemLocation, content: &str) -> Result<()> {
-    let problems = screen_refusals(content, location.kind);
+    let problems = crate::lint::screen::untrusted_refusals(
+        content,
+        crate::lint::screen::ScreenKind::of(location.kind),
+    );
     if !problems.is_empty() {
         return Err(Error::refused(
             path,
@@ -455,26 +458,4 @@ pub fn set_default_profile(project: &Project, name: &str) -> Result<()> {
         document.insert("default", toml_edit::value(name));
         Ok(())
     })
-}
-
-/// Interim screening until the shared screening function lands: refuses hidden characters and
-/// HTML comments (the two ways text can hide instructions from a reviewer) and oversized text.
-fn screen_refusals(content: &str, _kind: Kind) -> Vec<String> {
-    let mut problems = Vec::new();
-    if content.len() > 256 * 1024 {
-        problems.push(format!(
-            "the text is {} bytes; keep items under 256 KiB",
-            content.len()
-        ));
-    }
-    if let Some(hidden) = content.chars().find(|character| matches!(*character as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069 | 0xE0000..=0xE007F | 0x00AD)) {
-        problems.push(format!("it contains the hidden character U+{:04X}", hidden as u32));
-    }
-    if content.contains("<!--") {
-        problems.push(
-            "it contains an HTML comment, which assistants read but reviewers may not see"
-                .to_owned(),
-        );
-    }
-    problems
 }

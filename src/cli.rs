@@ -37,6 +37,76 @@ pub enum Command {
     /// Manage the git pre-commit hook.
     #[command(subcommand)]
     Hook(HookCommand),
+    /// Check that .ai-rulez/ is correct and behaves as intended in each assistant.
+    #[command(visible_alias = "val")]
+    Validate(LintArgs),
+    /// Check .ai-rulez/ for secrets, hidden text, prompt injection and risky commands.
+    Scan(LintArgs),
+    /// Serve the rules to coding agents over MCP (stdio).
+    Mcp(McpArgs),
+    /// Show everything that applies to a file or folder, and why.
+    Explain(ExplainArgs),
+}
+
+/// `mcp` arguments.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Directory the tools may work in (default: the directory the server starts in).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
+
+/// `explain` arguments.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// A file or folder of the project.
+    pub path: String,
+    /// Optional sentence about the task, to order entries by relevance.
+    #[arg(long)]
+    pub task: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// `validate` and `scan` arguments.
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = LintFormat::Text)]
+    pub format: LintFormat,
+    /// Exit 2 when a finding at or above this severity remains.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+    /// Print the documentation of one finding code (e.g. AR001) and exit.
+    #[arg(long, value_name = "CODE")]
+    pub explain: Option<String>,
+}
+
+/// Output formats of `validate` and `scan`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LintFormat {
+    /// `file:line: CODE message` lines.
+    Text,
+    /// One JSON document with findings and a summary.
+    Json,
+    /// SARIF 2.1.0 (code scanning).
+    Sarif,
+    /// GitHub Actions workflow annotations.
+    Github,
+}
+
+/// Severity threshold for the exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Fail on errors.
+    Error,
+    /// Fail on warnings or errors.
+    Warning,
+    /// Fail on any finding.
+    Info,
+    /// Never fail on findings.
+    None,
 }
 
 /// `lock` arguments.

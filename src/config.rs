@@ -70,10 +70,12 @@ pub struct Config {
     pub mcp_servers: Vec<McpServer>,
     /// `[[includes]]`.
     pub includes: Vec<Include>,
+    /// `[lint] ignore`: finding codes `validate` and `scan` never report.
+    pub lint_ignore: Vec<String>,
 }
 
 /// Top-level keys the Go ai-rulez defines that this tool reads but does not act on yet.
-const NOT_YET_SUPPORTED: [&str; 22] = [
+const NOT_YET_SUPPORTED: [&str; 21] = [
     "builtins",
     "installed_skills",
     "marketplaces",
@@ -81,7 +83,6 @@ const NOT_YET_SUPPORTED: [&str; 22] = [
     "plugin",
     "skills",
     "scopes",
-    "lint",
     "lock",
     "hooks",
     "permissions",
@@ -160,6 +161,7 @@ impl Reader<'_> {
                     &["style", "timestamp", "hashes", "text"],
                     warnings,
                 ),
+                "lint" => self.check_known_keys(value, "lint", &["ignore"], warnings),
                 "mcp" => self.check_known_keys(
                     value,
                     "mcp",
@@ -229,6 +231,10 @@ impl Reader<'_> {
             agents_md: self.optional_bool(root, "agents_md")?.unwrap_or(false),
             mcp_servers,
             includes: self.includes(root.get("includes"), warnings)?,
+            lint_ignore: match root.get("lint").and_then(|lint| lint.get("ignore")) {
+                Some(codes) => self.string_list(codes, "lint.ignore")?,
+                None => Vec::new(),
+            },
         })
     }
 
@@ -616,6 +622,20 @@ mod tests {
                 "c.toml: unknown config key `header.builtins`; TOML puts keys written after a `[header]` header into that table, so move `builtins` above `[header]`"
             ]
         );
+    }
+
+    #[test]
+    fn lint_ignore_is_read() {
+        let mut warnings = Vec::new();
+        let config = parse(
+            "c.toml",
+            "name = \"x\"\n[lint]\nignore = [\"AR009\", \"AR024\"]\nstrict = true\n",
+            false,
+            &mut warnings,
+        )
+        .expect("parses");
+        assert_eq!(config.lint_ignore, ["AR009", "AR024"]);
+        assert_eq!(warnings, ["c.toml: unknown config key `lint.strict`"]);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! Data flow: [`project::load`] → [`project::view`] → [`presets::render::render`] → [`plan::Plan`]
 //! → [`write::apply`].
 
+pub mod authoring;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -15,12 +16,16 @@ pub mod generate;
 pub mod git;
 pub mod gitignore;
 pub mod hash;
+pub mod init;
+pub mod lint;
 pub mod lock;
 pub mod manifest;
+pub mod mcp;
 pub mod mcp_config;
 pub mod plan;
 pub mod presets;
 pub mod project;
+pub mod retrieval;
 pub mod scope;
 pub mod search;
 pub mod write;
@@ -61,6 +66,10 @@ pub fn run() -> ExitCode {
         Command::Init(args) => commands::init::run(&global, args),
         Command::Lock(args) => commands::lock::run(&global, args),
         Command::Hook(cli::HookCommand::Install) => commands::hook::install(&global),
+        Command::Mcp(args) => commands::mcp::run(&global, args),
+        Command::Explain(args) => commands::explain::run(&global, args),
+        Command::Validate(args) => commands::validate::run(&global, args),
+        Command::Scan(args) => commands::scan::run(&global, args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -69,6 +69,18 @@ pub fn discover(start: &Path) -> Result<(PathBuf, &'static str, bool)> {
 ///
 /// Errors: no project, an unreadable or invalid config, or any item error of the tree.
 pub fn load(start: &Path, warnings: &mut Vec<String>) -> Result<Project> {
+    let (project, errors) = load_lenient(start, warnings)?;
+    match Error::from_list(errors) {
+        Some(error) => Err(error),
+        None => Ok(project),
+    }
+}
+
+/// Like [`load`], but item errors do not stop loading: returns the project with every item that
+/// loaded, and the item errors separately (for `validate` and `scan`).
+///
+/// Errors: no project, or an unreadable or invalid config.
+pub fn load_lenient(start: &Path, warnings: &mut Vec<String>) -> Result<(Project, Vec<Error>)> {
     let (root, config_relative, yaml) = discover(start)?;
     let config_path = root.join(config_relative);
     let bytes = fs_err::read(&config_path)?;
@@ -83,30 +95,36 @@ pub fn load(start: &Path, warnings: &mut Vec<String>) -> Result<Project> {
         .rsplit_once('/')
         .map(|(directory, _)| directory.to_owned())
         .unwrap_or_default();
-    let tree = if config_dir_relative.is_empty() {
+    let (tree, errors) = if config_dir_relative.is_empty() {
         // A root `ai-rulez.toml` has no content folders; only config-level settings apply.
-        LoadedTree {
-            items: content::load_tree(
-                &root,
-                &root.join(".ai-rulez-none"),
-                &config,
-                config_relative,
-                warnings,
-            )?
-            .items,
-            domains: Vec::new(),
-        }
+        let (tree, errors) = content::load_tree_lenient(
+            &root,
+            &root.join(".ai-rulez-none"),
+            &config,
+            config_relative,
+            warnings,
+        );
+        (
+            LoadedTree {
+                items: tree.items,
+                domains: Vec::new(),
+            },
+            errors,
+        )
     } else {
-        content::load_tree(&root, &config_dir, &config, config_relative, warnings)?
+        content::load_tree_lenient(&root, &config_dir, &config, config_relative, warnings)
     };
-    Ok(Project {
-        root,
-        config_dir,
-        config_relative: config_relative.to_owned(),
-        config_dir_relative,
-        config,
-        tree,
-    })
+    Ok((
+        Project {
+            root,
+            config_dir,
+            config_relative: config_relative.to_owned(),
+            config_dir_relative,
+            config,
+            tree,
+        },
+        errors,
+    ))
 }
 
 /// The items one generation run uses.

@@ -2,10 +2,15 @@
 //! the library.
 
 pub mod clean;
+pub mod explain;
 pub mod generate;
 pub mod hook;
 pub mod init;
+pub mod lint;
 pub mod lock;
+pub mod mcp;
+pub mod scan;
+pub mod validate;
 
 use std::io::Write as _;
 use std::path::PathBuf;

@@ -1,9 +1,9 @@
 //! The one table of finding codes: number, name, default severity, whether `scan` reports it,
 //! and the documentation shown by `validate --explain CODE` and written to `docs/codes.md`.
 //!
-//! Numbers follow the Go ai-rulez where the meaning is the same (AR0xx security, AR1xx scope,
-//! AR2xx links, AR3xx frontmatter, AR4xx paths, AR6xx MCP, AR7xx duplicates, AR8xx names and
-//! shape, AR9xx size and assistant traps). Codes are never renumbered; a retired code stays
+//! Numbers follow the Go ai-rulez where the meaning is the same (`AR0xx` security, `AR1xx`
+//! scope, `AR2xx` links, `AR3xx` frontmatter, `AR4xx` paths, `AR6xx` MCP, `AR7xx` duplicates,
+//! `AR8xx` names and shape, `AR9xx` size and assistant traps). Codes are never renumbered; a retired code stays
 //! reserved.
 
 use std::fmt::Write as _;
@@ -95,7 +95,7 @@ pub const CODES: &[Code] = &[
         Warning,
         true,
         "A command reads a credential location.",
-        "Reading `~/.ssh/`, private key files, `~/.aws/credentials`, `.netrc`, `.git-credentials`, `~/.docker/config.json`, `~/.kube/config`, `~/.npmrc`, `~/.pypirc`, `~/.gnupg/`, gcloud and Azure folders, `/etc/shadow` or `.env` (with `cat`, `cp`, `head`, `grep`, `base64`, `open`, ...) exposes secrets to the assistant and its logs. Copying them over the network (`scp`, `rsync`) is an error. On a line that forbids it, the finding is lowered to info.",
+        "Reading `~/.ssh/`, private key files, `~/.aws/credentials`, `.netrc`, `.git-credentials`, `~/.docker/config.json`, `~/.kube/config`, `~/.npmrc`, `~/.pypirc`, `~/.gnupg/`, gcloud and Azure folders, `/etc/shadow` or `.env` (with `cat`, `cp`, `head`, `grep`, `base64`, `open`, ...) exposes secrets to the assistant and its logs. Public keys (`*.pub`), `known_hosts` and copies from `.env.example` are not reported; sending a credential over the network is AR014. On a line that forbids it, the finding is lowered to info.",
     ),
     code(
         "AR009",
@@ -220,7 +220,7 @@ pub const CODES: &[Code] = &[
     code(
         "AR312",
         "preset-unknown",
-        Error,
+        Warning,
         false,
         "`presets` names a preset this tool does not know.",
         "An unknown preset is skipped by `generate`, so the assistant it was meant for gets no files. The message lists the known presets.",
@@ -410,7 +410,12 @@ mod tests {
     #[test]
     fn codes_are_sorted_unique_and_well_formed() {
         for pair in CODES.windows(2) {
-            assert!(pair[0].code < pair[1].code, "{} !< {}", pair[0].code, pair[1].code);
+            assert!(
+                pair[0].code < pair[1].code,
+                "{} !< {}",
+                pair[0].code,
+                pair[1].code
+            );
         }
         for entry in CODES {
             assert_eq!(entry.code.len(), 5, "{}", entry.code);
@@ -419,12 +424,17 @@ mod tests {
                 entry
                     .name
                     .chars()
-                    .all(|character| character.is_ascii_lowercase() || character == '-' || character.is_ascii_digit()),
+                    .all(|character| character.is_ascii_lowercase()
+                        || character == '-'
+                        || character.is_ascii_digit()),
                 "{}",
                 entry.name
             );
         }
-        assert_eq!(lookup("ar001").map(|entry| entry.name), Some("secret-detected"));
+        assert_eq!(
+            lookup("ar001").map(|entry| entry.name),
+            Some("secret-detected")
+        );
         assert_eq!(lookup("AR999"), None);
     }
 

@@ -106,10 +106,8 @@ impl Finding {
     /// text's line 1, and recomputes the fingerprint.
     #[must_use]
     pub fn relocate(mut self, file: &str, first_line: usize) -> Self {
-        self.file = file.to_owned();
-        self.line = self
-            .line
-            .map(|line| line + first_line.saturating_sub(1));
+        file.clone_into(&mut self.file);
+        self.line = self.line.map(|line| line + first_line.saturating_sub(1));
         self.fingerprint = fingerprint(self.code, file, &self.excerpt);
         self
     }
@@ -263,10 +261,13 @@ fn marker_names(line: &str, code: &str) -> bool {
             let names = after
                 .trim_start_matches([':', ' ', '\t'])
                 .split(|character: char| character.is_whitespace() || character == ',')
+                .filter(|word| !word.is_empty())
                 .take_while(|word| {
                     word.len() > 2
                         && word[..2].eq_ignore_ascii_case("AR")
-                        && word.chars().all(|character| character.is_ascii_alphanumeric())
+                        && word
+                            .chars()
+                            .all(|character| character.is_ascii_alphanumeric())
                 })
                 .any(|word| word.eq_ignore_ascii_case(code));
             if names {
@@ -306,7 +307,11 @@ mod tests {
         assert!(inline_suppressed(text, 4, "AR002"));
         assert!(!inline_suppressed(text, 1, "AR001"));
         assert!(!inline_suppressed(text, 3, "AR009"));
-        assert!(inline_suppressed("x # ai-rulez-lint-ignore AR012\n", 1, "AR012"));
+        assert!(inline_suppressed(
+            "x # ai-rulez-lint-ignore AR012\n",
+            1,
+            "AR012"
+        ));
     }
 
     #[test]

@@ -1,0 +1,273 @@
+//! `scan`: the screening function run over a whole project — every source item (also those
+//! that fail to load), every skill file, and every MCP server entry of the config.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use super::screen::{ScreenKind, limits, mcp_server_text, screen};
+use super::{Finding, Report};
+use crate::content::{Item, Layer};
+use crate::error::{Error, Result};
+use crate::project::{self, Project};
+
+/// Texts of the files a run looked at, by project-relative path; `None` marks files whose
+/// inline comments must not silence findings (sources pulled in through `[[includes]]`).
+pub(crate) type Texts = HashMap<String, Option<Arc<str>>>;
+
+/// Scans the project around `start`.
+///
+/// Output: the report, with `[lint] ignore` and inline suppressions applied. Errors: no project,
+/// or a config that cannot be read (items that fail to load are still scanned as raw text).
+pub fn scan(start: &Path, warnings: &mut Vec<String>) -> Result<Report> {
+    let (project, errors) = project::load_lenient(start, warnings)?;
+    Ok(scan_project(&project, &errors))
+}
+
+/// Scans an already loaded project; `load_errors` are the item errors of lenient loading,
+/// whose files are scanned from disk.
+#[must_use]
+pub fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
+    let mut report = Report::default();
+    let mut texts: Texts = HashMap::new();
+    for item in &project.tree.items {
+        scan_item(project, item, &mut report, &mut texts);
+    }
+    for path in failed_paths(load_errors) {
+        if texts.contains_key(&path) {
+            continue;
+        }
+        let Ok(bytes) = fs_err::read(project.root.join(&path)) else {
+            continue;
+        };
+        scan_bytes(
+            &path,
+            &bytes,
+            kind_of_path(&path),
+            &mut report,
+            &mut texts,
+            true,
+        );
+    }
+    scan_mcp_servers(project, &mut report, &mut texts);
+    finish(project, report, &texts)
+}
+
+/// Applies `[lint] ignore` and inline suppressions, then sorts.
+pub(crate) fn finish(project: &Project, mut report: Report, texts: &Texts) -> Report {
+    let root = project.root.clone();
+    let mut cache: HashMap<String, Option<Arc<str>>> = HashMap::new();
+    report.suppress(&project.config.lint_ignore, &mut |file: &str| {
+        if let Some(known) = texts.get(file) {
+            return known.clone();
+        }
+        cache
+            .entry(file.to_owned())
+            .or_insert_with(|| fs_err::read_to_string(root.join(file)).ok().map(Arc::from))
+            .clone()
+    });
+    report.sort();
+    report
+}
+
+/// The item's file text as written (frontmatter fences included), so lines match the file.
+pub(crate) fn item_text(item: &Item) -> String {
+    match &item.yaml {
+        Some(yaml) => format!("---\n{yaml}---\n{}", item.body),
+        None => item.body.clone(),
+    }
+}
+
+/// Line of the config file where an inline item's body starts (1 when not found).
+pub(crate) fn inline_first_line(project: &Project, item: &Item) -> usize {
+    let Ok(config) = fs_err::read_to_string(project.root.join(&project.config_relative)) else {
+        return 1;
+    };
+    let Some(first) = item.body.lines().find(|line| !line.trim().is_empty()) else {
+        return 1;
+    };
+    config
+        .lines()
+        .position(|line| line.contains(first.trim()))
+        .map_or(1, |index| index + 1)
+}
+
+fn scan_item(project: &Project, item: &Item, report: &mut Report, texts: &mut Texts) {
+    let trusted = !matches!(item.layer, Layer::Include(_));
+    let inline = item.source_path == project.config_relative;
+    let text = item_text(item);
+    let first_line = if inline {
+        inline_first_line(project, item)
+    } else {
+        1
+    };
+    report.findings.extend(
+        screen(&text, ScreenKind::of(item.kind))
+            .into_iter()
+            .map(|finding| finding.relocate(&item.source_path, first_line)),
+    );
+    if !inline {
+        texts.insert(item.source_path.clone(), trusted.then(|| Arc::from(text)));
+    }
+    let folder = item
+        .source_path
+        .rsplit_once('/')
+        .map_or("", |(folder, _)| folder);
+    for resource in &item.resources {
+        let path = format!("{folder}/{}", resource.relative_path);
+        scan_bytes(
+            &path,
+            &resource.bytes,
+            ScreenKind::SkillFile,
+            report,
+            texts,
+            trusted,
+        );
+    }
+}
+
+/// Screens one file's bytes, or reports it as unscannable (binary, not UTF-8, or over the
+/// size limit of its kind).
+fn scan_bytes(
+    path: &str,
+    bytes: &[u8],
+    kind: ScreenKind,
+    report: &mut Report,
+    texts: &mut Texts,
+    trusted: bool,
+) {
+    let text = std::str::from_utf8(bytes)
+        .ok()
+        .filter(|text| !text.contains('\0'));
+    let reason = match text {
+        _ if bytes.len() > limits::SKILL_FILE_MAX_BYTES => Some(format!(
+            "{} bytes, over the {}-byte scanning limit",
+            bytes.len(),
+            limits::SKILL_FILE_MAX_BYTES
+        )),
+        None => Some("binary or not UTF-8".to_owned()),
+        Some(_) => None,
+    };
+    if let Some(reason) = reason {
+        report.findings.push(Finding::new(
+            "AR034",
+            path,
+            None,
+            "",
+            format!("not scanned ({reason}); review it by hand"),
+        ));
+        return;
+    }
+    let Some(text) = text else {
+        return;
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    report.findings.extend(
+        screen(text, kind)
+            .into_iter()
+            .map(|finding| finding.relocate(path, 1)),
+    );
+    texts.insert(path.to_owned(), trusted.then(|| Arc::from(text)));
+}
+
+fn scan_mcp_servers(project: &Project, report: &mut Report, texts: &mut Texts) {
+    let config_text =
+        fs_err::read_to_string(project.root.join(&project.config_relative)).unwrap_or_default();
+    for server in &project.config.mcp_servers {
+        let line = server_line(&config_text, &server.name);
+        for finding in screen(&mcp_server_text(server), ScreenKind::McpServer) {
+            let mut finding = finding.relocate(&project.config_relative, 1);
+            finding.line = line;
+            finding.message = format!("MCP server `{}`: {}", server.name, finding.message);
+            report.findings.push(finding);
+        }
+    }
+    texts.insert(
+        project.config_relative.clone(),
+        Some(Arc::from(config_text)),
+    );
+}
+
+/// Line of `name = "<name>"` (TOML) or `name: <name>` (YAML) in the config.
+pub(crate) fn server_line(config: &str, name: &str) -> Option<usize> {
+    // Searching starts at the servers' section so the project's own `name` never matches.
+    let start = config
+        .lines()
+        .position(|line| line.contains("mcp_servers"))?;
+    config
+        .lines()
+        .skip(start)
+        .position(|line| {
+            let line = line.trim().trim_start_matches("- ");
+            let Some(rest) = line.strip_prefix("name") else {
+                return false;
+            };
+            let value = rest.trim_start().trim_start_matches(['=', ':']).trim();
+            value.trim_matches(['"', '\'']) == name
+        })
+        .map(|index| start + index + 1)
+}
+
+fn failed_paths(errors: &[Error]) -> Vec<String> {
+    let mut paths = Vec::new();
+    for error in errors {
+        match error {
+            Error::Invalid { path, .. } => paths.push(path.clone()),
+            Error::Many(inner) => paths.extend(failed_paths(inner)),
+            _ => {}
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+fn kind_of_path(path: &str) -> ScreenKind {
+    let segments: Vec<&str> = path.split('/').collect();
+    let folder = segments
+        .iter()
+        .rev()
+        .skip(1)
+        .find(|segment| {
+            matches!(
+                **segment,
+                "rules" | "context" | "skills" | "agents" | "commands"
+            )
+        })
+        .copied();
+    match folder {
+        Some("context") => ScreenKind::Context,
+        Some("skills") if path.ends_with("/SKILL.md") => ScreenKind::Skill,
+        Some("skills") => ScreenKind::SkillFile,
+        Some("agents") => ScreenKind::Agent,
+        Some("commands") => ScreenKind::Command,
+        _ => ScreenKind::Rule,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_map_to_kinds_and_servers_to_lines() {
+        assert_eq!(kind_of_path(".ai-rulez/context/a.md"), ScreenKind::Context);
+        assert_eq!(
+            kind_of_path(".ai-rulez/skills/x/SKILL.md"),
+            ScreenKind::Skill
+        );
+        assert_eq!(
+            kind_of_path(".ai-rulez/skills/x/scripts/a.sh"),
+            ScreenKind::SkillFile
+        );
+        assert_eq!(
+            kind_of_path(".ai-rulez/domains/d/agents/a.md"),
+            ScreenKind::Agent
+        );
+        assert_eq!(kind_of_path(".ai-rulez/rules/a.md"), ScreenKind::Rule);
+        let config = "name = \"gh\"\n[[mcp_servers]]\nname = \"gh\"\ncommand = \"npx\"\n";
+        assert_eq!(server_line(config, "gh"), Some(3));
+        assert_eq!(server_line("mcp_servers:\n  - name: gh\n", "gh"), Some(2));
+        assert_eq!(server_line(config, "none"), None);
+    }
+}
