@@ -81,6 +81,18 @@ pub fn load(start: &Path, warnings: &mut Vec<String>) -> Result<Project> {
 ///
 /// Errors: no project, or an unreadable or invalid config.
 pub fn load_lenient(start: &Path, warnings: &mut Vec<String>) -> Result<(Project, Vec<Error>)> {
+    load_lenient_cached(start, warnings, None)
+}
+
+/// [`load_lenient`] that reuses the parses of unchanged files from `cache` (and refreshes it),
+/// so a long-running server reloads only what changed.
+///
+/// Errors: as [`load_lenient`].
+pub fn load_lenient_cached(
+    start: &Path,
+    warnings: &mut Vec<String>,
+    mut cache: Option<&mut content::ParseCache>,
+) -> Result<(Project, Vec<Error>)> {
     let (root, config_relative, yaml) = discover(start)?;
     let config_path = root.join(config_relative);
     let bytes = fs_err::read(&config_path)?;
@@ -97,12 +109,13 @@ pub fn load_lenient(start: &Path, warnings: &mut Vec<String>) -> Result<(Project
         .unwrap_or_default();
     let (tree, errors) = if config_dir_relative.is_empty() {
         // A root `ai-rulez.toml` has no content folders; only config-level settings apply.
-        let (tree, errors) = content::load_tree_lenient(
+        let (tree, errors) = content::load_tree_cached(
             &root,
             &root.join(".ai-rulez-none"),
             &config,
             config_relative,
             warnings,
+            cache.as_deref_mut(),
         );
         (
             LoadedTree {
@@ -112,7 +125,14 @@ pub fn load_lenient(start: &Path, warnings: &mut Vec<String>) -> Result<(Project
             errors,
         )
     } else {
-        content::load_tree_lenient(&root, &config_dir, &config, config_relative, warnings)
+        content::load_tree_cached(
+            &root,
+            &config_dir,
+            &config,
+            config_relative,
+            warnings,
+            cache,
+        )
     };
     Ok((
         Project {

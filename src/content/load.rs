@@ -1,8 +1,10 @@
 //! Reads every item of a project tree: the root folders, `domains/<d>/`, `local/`, local
 //! `[[includes]]` and the rules written inline in the config.
 
+use std::collections::HashMap;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use super::{Item, Kind, Layer, Resource, interpret, slug};
 use crate::config::Config;
@@ -51,11 +53,38 @@ pub fn load_tree_lenient(
     config_path: &str,
     warnings: &mut Vec<String>,
 ) -> (LoadedTree, Vec<Error>) {
+    load_tree_cached(
+        project_root,
+        config_dir,
+        config,
+        config_path,
+        warnings,
+        None,
+    )
+}
+
+/// Parsed items remembered by file (size and modification time), so reloading a tree after an
+/// edit re-reads only the files that changed (the MCP server keeps one per project).
+#[derive(Debug, Default)]
+pub struct ParseCache {
+    entries: HashMap<PathBuf, (u64, Option<SystemTime>, Item)>,
+}
+
+/// [`load_tree_lenient`] that reuses the parse of unchanged files from `cache` and refreshes it.
+pub fn load_tree_cached(
+    project_root: &Path,
+    config_dir: &Path,
+    config: &Config,
+    config_path: &str,
+    warnings: &mut Vec<String>,
+    cache: Option<&mut ParseCache>,
+) -> (LoadedTree, Vec<Error>) {
     let mut loader = Loader {
         project_root,
         items: Vec::new(),
         errors: Vec::new(),
         warnings,
+        cache,
     };
     loader.inline_items(config, config_path);
     loader.layer_folders(config_dir, &Layer::Root);
@@ -121,6 +150,7 @@ struct Loader<'a> {
     items: Vec<Item>,
     errors: Vec<Error>,
     warnings: &'a mut Vec<String>,
+    cache: Option<&'a mut ParseCache>,
 }
 
 impl Loader<'_> {
@@ -196,6 +226,22 @@ impl Loader<'_> {
     }
 
     fn item_file(&mut self, kind: Kind, id: String, path: &Path, layer: &Layer) -> Option<usize> {
+        // A plain file (not a symlink) whose size and time match the cache keeps its parse.
+        let stamp = std::fs::symlink_metadata(path)
+            .ok()
+            .filter(|metadata| metadata.file_type().is_file())
+            .map(|metadata| (metadata.len(), metadata.modified().ok()));
+        if let (Some((length, modified)), Some(cache)) = (stamp, self.cache.as_deref())
+            && let Some((cached_length, cached_modified, item)) = cache.entries.get(path)
+            && *cached_length == length
+            && *cached_modified == modified
+            && item.kind == kind
+            && item.id == id
+            && item.layer == *layer
+        {
+            self.items.push(item.clone());
+            return Some(self.items.len() - 1);
+        }
         let relative = self.relative(path);
         let bytes = match self.read_checked(path, &relative) {
             Ok(bytes) => bytes,
@@ -208,6 +254,12 @@ impl Loader<'_> {
             .and_then(|document| interpret(kind, id, layer.clone(), relative, document));
         match parsed {
             Ok(item) => {
+                if let (Some((length, modified)), Some(cache)) = (stamp, self.cache.as_deref_mut())
+                {
+                    cache
+                        .entries
+                        .insert(path.to_path_buf(), (length, modified, item.clone()));
+                }
                 self.items.push(item);
                 Some(self.items.len() - 1)
             }
