@@ -1,0 +1,160 @@
+//! Hidden characters: invisible and bidirectional-control code points that make a reviewer
+//! and an assistant read different text, with the joiners and selectors real scripts and emoji
+//! need left alone.
+
+use unicode_general_category::{GeneralCategory, get_general_category};
+
+use super::{Finding, LineIndex, limits};
+
+/// AR002: one finding per line listing the invisible characters found on it.
+pub(super) fn hidden_characters(text: &str, lines: &LineIndex<'_>, findings: &mut Vec<Finding>) {
+    if text.is_ascii() {
+        return;
+    }
+    for (index, line) in text.split('\n').enumerate() {
+        if line.is_ascii() {
+            continue;
+        }
+        let characters: Vec<char> = line.chars().collect();
+        let mut hits: Vec<(usize, char)> = Vec::new();
+        let mut in_flag_tags = false;
+        for (column, &character) in characters.iter().enumerate() {
+            let previous = column
+                .checked_sub(1)
+                .and_then(|at| characters.get(at))
+                .copied();
+            let next = characters.get(column + 1).copied();
+            let at_text_start = index == 0 && column == 0;
+            let code = u32::from(character);
+            if (0xE0020..=0xE007F).contains(&code) {
+                in_flag_tags = in_flag_tags || previous == Some('\u{1F3F4}');
+                if !in_flag_tags {
+                    hits.push((column + 1, character));
+                }
+                if code == 0xE007F {
+                    in_flag_tags = false;
+                }
+                continue;
+            }
+            in_flag_tags = false;
+            if is_hidden(character, previous, next, at_text_start) {
+                hits.push((column + 1, character));
+            }
+        }
+        if hits.is_empty() {
+            continue;
+        }
+        let mut listed: Vec<String> = hits
+            .iter()
+            .take(limits::HIDDEN_LISTED)
+            .map(|(column, character)| {
+                format!(
+                    "U+{:04X} {} at column {column}",
+                    u32::from(*character),
+                    char_name(*character)
+                )
+            })
+            .collect();
+        if hits.len() > limits::HIDDEN_LISTED {
+            listed.push(format!("and {} more", hits.len() - limits::HIDDEN_LISTED));
+        }
+        findings.push(Finding::new(
+            "AR002",
+            "",
+            Some(index + 1),
+            lines.text(index + 1),
+            format!(
+                "{} hidden character{}: {}; delete {}",
+                hits.len(),
+                if hits.len() == 1 { "" } else { "s" },
+                listed.join(", "),
+                if hits.len() == 1 { "it" } else { "them" }
+            ),
+        ));
+    }
+}
+
+fn is_hidden(
+    character: char,
+    previous: Option<char>,
+    next: Option<char>,
+    at_text_start: bool,
+) -> bool {
+    let code = u32::from(character);
+    match code {
+        0xFEFF => !at_text_start,
+        0x200D => !(joins_emoji(previous, next) || joins_script(previous, next)),
+        0x200C => !joins_script(previous, next),
+        0xFE00..=0xFE0F => match previous {
+            None => true,
+            Some(before) => {
+                before.is_ascii_alphabetic()
+                    || before.is_whitespace()
+                    || is_variation_selector(before)
+            }
+        },
+        0xE0100..=0xE01EF => !previous.is_some_and(is_cjk),
+        0x115F | 0x1160 | 0x3164 | 0xFFA0 | 0x034F | 0x2800 | 0x00AD => true,
+        // Prepended concatenation marks are visible signs in Arabic, Syriac and Kaithi text.
+        0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890 | 0x0891 | 0x08E2 | 0x110BD | 0x110CD => false,
+        _ => get_general_category(character) == GeneralCategory::Format,
+    }
+}
+
+fn is_variation_selector(character: char) -> bool {
+    matches!(u32::from(character), 0xFE00..=0xFE0F | 0xE0100..=0xE01EF)
+}
+
+fn is_cjk(character: char) -> bool {
+    matches!(
+        u32::from(character),
+        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF
+    )
+}
+
+fn is_emoji_like(character: char) -> bool {
+    matches!(
+        u32::from(character),
+        0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0x2300..=0x23FF | 0x2B00..=0x2BFF | 0x2190..=0x21FF
+            | 0xFE0F | 0x20E3 | 0x00A9 | 0x00AE | 0x203C | 0x2049 | 0x2122
+    )
+}
+
+fn joins_emoji(previous: Option<char>, next: Option<char>) -> bool {
+    previous.is_some_and(is_emoji_like) && next.is_some_and(is_emoji_like)
+}
+
+/// Joiners between letters of scripts that need them (Arabic, Persian, Indic, ...).
+fn joins_script(previous: Option<char>, next: Option<char>) -> bool {
+    let letter = |character: char| {
+        !character.is_ascii()
+            && !character.is_whitespace()
+            && !is_emoji_like(character)
+            && get_general_category(character) != GeneralCategory::Format
+    };
+    previous.is_some_and(letter) && next.is_some_and(letter)
+}
+
+fn char_name(character: char) -> &'static str {
+    match u32::from(character) {
+        0x00AD => "SOFT HYPHEN",
+        0x034F => "COMBINING GRAPHEME JOINER",
+        0x061C => "ARABIC LETTER MARK",
+        0x115F | 0x1160 | 0x3164 | 0xFFA0 => "HANGUL FILLER",
+        0x180E => "MONGOLIAN VOWEL SEPARATOR",
+        0x200B => "ZERO WIDTH SPACE",
+        0x200C => "ZERO WIDTH NON-JOINER",
+        0x200D => "ZERO WIDTH JOINER",
+        0x200E => "LEFT-TO-RIGHT MARK",
+        0x200F => "RIGHT-TO-LEFT MARK",
+        0x202A..=0x202E => "BIDI EMBEDDING/OVERRIDE",
+        0x2060 => "WORD JOINER",
+        0x2061..=0x2064 => "INVISIBLE OPERATOR",
+        0x2066..=0x2069 => "BIDI ISOLATE",
+        0x2800 => "BRAILLE PATTERN BLANK",
+        0xFE00..=0xFE0F | 0xE0100..=0xE01EF => "VARIATION SELECTOR",
+        0xFEFF => "ZERO WIDTH NO-BREAK SPACE (BOM)",
+        0xE0000..=0xE007F => "TAG CHARACTER",
+        _ => "FORMAT CHARACTER",
+    }
+}

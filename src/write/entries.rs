@@ -1,0 +1,168 @@
+//! Merged entries: ai-rulez's servers inside a settings document it shares with the user,
+//! tracked per entry by digest so hand-made entries and edits are never overwritten.
+
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+
+use crate::error::{Error, Result};
+use crate::manifest::{Manifest, MergedEntry};
+use crate::mcp_config::{self, DocumentShape, Entry};
+
+use super::{Operation, State, Status};
+
+impl State<'_> {
+    pub(super) fn entries(
+        &mut self,
+        path: &str,
+        shape: DocumentShape,
+        entries: &[Entry],
+        disk: Option<&[u8]>,
+        disk_mode: Option<u32>,
+        old: &Manifest,
+    ) -> Result<()> {
+        let text = match disk {
+            None => None,
+            Some(bytes) => Some(
+                std::str::from_utf8(bytes)
+                    .map_err(|_| Error::invalid(path, None, "is not UTF-8; fix or move it (ai-rulez never overwrites a file it cannot parse)"))?
+                    .to_owned(),
+            ),
+        };
+        let recorded: Vec<MergedEntry> = old.merged.get(path).cloned().unwrap_or_default();
+        let mut conflicts = Vec::new();
+        let mut stale = false;
+        for entry in entries {
+            let expected = mcp_config::entry_digest(entry);
+            let on_disk = match &text {
+                Some(text) => mcp_config::disk_entry_digest(shape, text, &entry.key, Some(entry))
+                    .map_err(mcp_error(path))?,
+                None => None,
+            };
+            match on_disk {
+                None => stale = true,
+                Some(digest) if digest == expected => {}
+                Some(digest) => {
+                    let owned = recorded
+                        .iter()
+                        .any(|known| known.key == entry.key && known.digest == digest);
+                    if !owned && !self.settings.force {
+                        conflicts.push(entry.key.join("."));
+                    }
+                    stale = true;
+                }
+            }
+        }
+        let wanted: BTreeSet<&Vec<String>> = entries.iter().map(|entry| &entry.key).collect();
+        let mut removals = Vec::new();
+        for known in &recorded {
+            if wanted.contains(&known.key) {
+                continue;
+            }
+            let on_disk = match &text {
+                Some(text) => mcp_config::disk_entry_digest(shape, text, &known.key, None)
+                    .map_err(mcp_error(path))?,
+                None => None,
+            };
+            match on_disk {
+                Some(digest) if digest == known.digest => {
+                    removals.push(known.key.clone());
+                    stale = true;
+                }
+                Some(_) => self.report.warnings.push(format!(
+                    "{path}: `{}` is no longer configured but was edited by hand; it is kept and is now yours",
+                    known.key.join(".")
+                )),
+                None => {}
+            }
+        }
+        self.manifest.merged.insert(
+            path.to_owned(),
+            entries
+                .iter()
+                .map(|entry| MergedEntry {
+                    key: entry.key.clone(),
+                    digest: mcp_config::entry_digest(entry),
+                })
+                .collect(),
+        );
+        if entries.iter().any(|entry| entry.holds_resolved_secret) {
+            self.secret_paths.push(path.to_owned());
+        }
+        if !conflicts.is_empty() {
+            self.record(
+                path,
+                Status::Blocked,
+                Some(format!(
+                    "{} not written by ai-rulez (or edited since); rename the entry, remove it, or use --force",
+                    conflicts.join(", ")
+                )),
+            );
+            return Ok(());
+        }
+        let secret = entries.iter().any(|entry| entry.holds_resolved_secret);
+        let wrong_mode = secret && text.is_some() && disk_mode != Some(0o600);
+        let status = match &text {
+            None => Status::Create,
+            Some(_) if stale => Status::Update,
+            Some(_) => Status::Unchanged,
+        };
+        // Digests decide staleness, so `--check` needs no secret values; the text is only built
+        // when something is to be written.
+        let base = if status == Status::Unchanged {
+            text.clone()
+        } else {
+            None
+        };
+        let new_text = match base {
+            Some(current) => current,
+            None => mcp_config::merge_document(shape, path, text.as_deref(), &removals, entries)
+                .map_err(mcp_error(path))?
+                .unwrap_or_default(),
+        };
+        if only_ours(shape, path, &new_text, entries)? {
+            self.ignore_entries.push(format!("/{path}"));
+        }
+        if status != Status::Unchanged || wrong_mode {
+            let mode = if secret {
+                0o600
+            } else {
+                disk_mode.unwrap_or(0o644)
+            };
+            self.operations.push(Operation::Write {
+                path: path.to_owned(),
+                bytes: Cow::Owned(new_text.into_bytes()),
+                mode,
+            });
+        }
+        self.record(
+            path,
+            if wrong_mode && status == Status::Unchanged {
+                Status::Update
+            } else {
+                status
+            },
+            None,
+        );
+        Ok(())
+    }
+}
+
+pub(super) fn mcp_error(path: &str) -> impl Fn(mcp_config::McpConfigError) -> Error + '_ {
+    move |error| Error::invalid(path, None, error.to_string())
+}
+
+/// Whether the document holds nothing but ai-rulez's entries (then it may be git-ignored).
+fn only_ours(shape: DocumentShape, path: &str, text: &str, entries: &[Entry]) -> Result<bool> {
+    let keys: Vec<Vec<String>> = entries.iter().map(|entry| entry.key.clone()).collect();
+    Ok(
+        mcp_config::merge_document(shape, path, Some(text), &keys, &[])
+            .map_err(mcp_error(path))?
+            .is_none(),
+    )
+}
+
+pub(super) fn shape_for_path(path: &str) -> Option<DocumentShape> {
+    DocumentShape::ALL
+        .into_iter()
+        .find(|shape| shape.default_path() == path)
+}

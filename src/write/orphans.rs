@@ -1,0 +1,129 @@
+//! Orphans: what an earlier run generated and the plan no longer produces, deleted only when it
+//! is provably unedited.
+
+use std::borrow::Cow;
+
+use crate::error::Result;
+use crate::hash::{Provenance, banner_provenance, sha256_tagged};
+use crate::manifest::Manifest;
+use crate::mcp_config;
+use crate::plan::Plan;
+
+use super::disk::{current_mode, read_optional, refuse_symlinks};
+use super::entries::{mcp_error, shape_for_path};
+use super::section::find_section;
+use super::{Operation, State, Status};
+
+impl State<'_> {
+    /// Outputs the old manifest lists that the plan no longer produces.
+    pub(super) fn orphans(&mut self, plan: &Plan, old: &Manifest) -> Result<()> {
+        let root = self.settings.root;
+        for (path, recorded) in &old.files {
+            if plan.outputs.contains_key(path) && !self.settings.clean {
+                continue;
+            }
+            if refuse_symlinks(root, path).is_err() {
+                continue;
+            }
+            let Some(disk) = read_optional(&root.join(path))? else {
+                continue;
+            };
+            let provenance = banner_provenance(&disk);
+            let digest_matches = recorded.as_deref() == Some(sha256_tagged(&disk).as_str());
+            if provenance == Provenance::Unedited || digest_matches {
+                self.operations
+                    .push(Operation::Delete { path: path.clone() });
+                self.record(path, Status::Orphan, None);
+            } else {
+                let reason = if provenance == Provenance::Edited {
+                    "edited by hand"
+                } else {
+                    "not provably unedited"
+                };
+                self.report.warnings.push(format!(
+                    "{path}: no longer generated but {reason}; kept, and now yours to delete"
+                ));
+                self.record(path, Status::Kept, Some(reason.to_owned()));
+            }
+        }
+        for path in old.sections.keys() {
+            if plan.outputs.contains_key(path) && !self.settings.clean {
+                continue;
+            }
+            let Some(disk) = read_optional(&root.join(path))? else {
+                continue;
+            };
+            let Ok(text) = std::str::from_utf8(&disk) else {
+                continue;
+            };
+            match find_section(text) {
+                Ok(Some(section)) if section.unedited => {
+                    let mut before = text[..section.start].to_owned();
+                    if before.ends_with("\n\n") {
+                        before.pop();
+                    }
+                    let new_text = format!("{before}{}", &text[section.end..]);
+                    self.operations.push(Operation::Write {
+                        path: path.clone(),
+                        bytes: Cow::Owned(new_text.into_bytes()),
+                        mode: current_mode(&root.join(path)).unwrap_or(0o644),
+                    });
+                    self.record(
+                        path,
+                        Status::Orphan,
+                        Some("the ai-rulez section is removed; your text stays".to_owned()),
+                    );
+                }
+                Ok(Some(_)) => self.report.warnings.push(format!(
+                    "{path}: the ai-rulez section was edited by hand; kept"
+                )),
+                _ => {}
+            }
+        }
+        for (path, entries) in &old.merged {
+            if plan.outputs.contains_key(path) && !self.settings.clean {
+                continue;
+            }
+            let shape = shape_for_path(path);
+            let Some(shape) = shape else {
+                continue;
+            };
+            let Some(disk) = read_optional(&root.join(path))? else {
+                continue;
+            };
+            let Ok(text) = String::from_utf8(disk) else {
+                continue;
+            };
+            let mut removals = Vec::new();
+            for known in entries {
+                match mcp_config::disk_entry_digest(shape, &text, &known.key, None)
+                    .map_err(mcp_error(path))?
+                {
+                    Some(digest) if digest == known.digest => removals.push(known.key.clone()),
+                    Some(_) => self.report.warnings.push(format!(
+                        "{path}: `{}` was edited by hand; kept",
+                        known.key.join(".")
+                    )),
+                    None => {}
+                }
+            }
+            if removals.is_empty() {
+                continue;
+            }
+            match mcp_config::merge_document(shape, path, Some(&text), &removals, &[])
+                .map_err(mcp_error(path))?
+            {
+                Some(new_text) => self.operations.push(Operation::Write {
+                    path: path.clone(),
+                    bytes: Cow::Owned(new_text.into_bytes()),
+                    mode: current_mode(&root.join(path)).unwrap_or(0o644),
+                }),
+                None => self
+                    .operations
+                    .push(Operation::Delete { path: path.clone() }),
+            }
+            self.record(path, Status::Orphan, None);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,120 @@
+//! The managed section: ai-rulez's part of a hand-written root file, kept between BEGIN and END
+//! markers so the user's own text around it is never touched.
+
+use std::borrow::Cow;
+
+use crate::hash::{SHA256_MARKER, sha256_hex, sha256_tagged};
+
+use super::{Operation, State, Status};
+
+const SECTION_BEGIN: &str = "<!-- BEGIN ai-rulez";
+const SECTION_END: &str = "<!-- END ai-rulez -->";
+
+impl State<'_> {
+    /// Keeps a hand-written root file and maintains ai-rulez's part between markers in it.
+    pub(super) fn section(&mut self, path: &str, body: &[u8], disk: &[u8], disk_mode: Option<u32>) {
+        let Ok(text) = std::str::from_utf8(disk) else {
+            self.record(path, Status::Blocked, Some("exists, is not UTF-8 and was not written by ai-rulez; move it away or use --force".to_owned()));
+            return;
+        };
+        let body = String::from_utf8_lossy(body);
+        let block = format!(
+            "{SECTION_BEGIN}: generated section; edit .ai-rulez/ and run `ai-rulez generate`. {SHA256_MARKER}{} -->\n{body}{SECTION_END}\n",
+            sha256_hex(body.as_bytes())
+        );
+        self.manifest
+            .sections
+            .insert(path.to_owned(), sha256_tagged(body.as_bytes()));
+        let (status, new_text) = match find_section(text) {
+            Err(message) => {
+                self.record(path, Status::Blocked, Some(message));
+                return;
+            }
+            Ok(None) => {
+                let mut new_text = text.to_owned();
+                if !new_text.is_empty() && !new_text.ends_with('\n') {
+                    new_text.push('\n');
+                }
+                if !new_text.is_empty() {
+                    new_text.push('\n');
+                }
+                new_text.push_str(&block);
+                (Status::Create, new_text)
+            }
+            Ok(Some(section)) => {
+                let current = &text[section.start..section.end];
+                if current == block {
+                    (Status::Unchanged, text.to_owned())
+                } else if !section.unedited {
+                    self.record(path, Status::Edited, Some("the ai-rulez section was edited by hand; move your edits outside the markers or into .ai-rulez/, or use --force".to_owned()));
+                    return;
+                } else {
+                    (
+                        Status::Update,
+                        format!("{}{block}{}", &text[..section.start], &text[section.end..]),
+                    )
+                }
+            }
+        };
+        if status != Status::Unchanged {
+            self.operations.push(Operation::Write {
+                path: path.to_owned(),
+                bytes: Cow::Owned(new_text.into_bytes()),
+                mode: disk_mode.unwrap_or(0o644),
+            });
+        }
+        self.record(path, status, None);
+    }
+}
+
+pub(super) struct Section {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) unedited: bool,
+}
+
+/// Finds the managed section: from the BEGIN line through the END line and its newline.
+pub(super) fn find_section(text: &str) -> std::result::Result<Option<Section>, String> {
+    let begins: Vec<usize> = text
+        .match_indices(SECTION_BEGIN)
+        .map(|(index, _)| index)
+        .filter(|index| *index == 0 || text.as_bytes()[index - 1] == b'\n')
+        .collect();
+    let ends: Vec<usize> = text
+        .match_indices(SECTION_END)
+        .map(|(index, _)| index)
+        .collect();
+    match (begins.as_slice(), ends.as_slice()) {
+        ([], []) => Ok(None),
+        ([begin], [end]) if begin < end => {
+            let begin_line_end = text[*begin..].find('\n').map_or(text.len(), |offset| begin + offset + 1);
+            let body = &text[begin_line_end..*end];
+            let claimed = text[*begin..begin_line_end]
+                .split(SHA256_MARKER)
+                .nth(1)
+                .map(|rest| rest.chars().take_while(char::is_ascii_hexdigit).collect::<String>());
+            let unedited = claimed.as_deref() == Some(sha256_hex(body.as_bytes()).as_str());
+            let mut end_of_block = end + SECTION_END.len();
+            if text[end_of_block..].starts_with('\n') {
+                end_of_block += 1;
+            }
+            Ok(Some(Section {
+                start: *begin,
+                end: end_of_block,
+                unedited,
+            }))
+        }
+        _ => Err("its ai-rulez section markers are damaged (a BEGIN or END marker is missing or repeated); fix them by hand".to_owned()),
+    }
+}
+
+/// The body of the managed section in `text`, if there is exactly one.
+#[must_use]
+pub fn section_body(text: &str) -> Option<&str> {
+    let section = find_section(text).ok().flatten()?;
+    let begin_line_end = text[section.start..]
+        .find('\n')
+        .map(|offset| section.start + offset + 1)?;
+    let end = text[..section.end].rfind(SECTION_END)?;
+    text.get(begin_line_end..end)
+}
