@@ -3,9 +3,11 @@
 //! CLI `explain`). Applicability comes from the one selector in [`crate::scope`]; ranking from
 //! [`crate::search`].
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
+use globset::{Candidate, GlobSet};
 use serde::Serialize;
 
 use crate::content::{Activation, Item, Kind, Priority};
@@ -22,6 +24,9 @@ pub const DEFAULT_MAX_TOKENS: usize = 20_000;
 const RELEVANCE_SHARE: f64 = 0.5;
 /// At most this many ranked (not always-on) rules are sent in full.
 const MAX_RANKED: usize = 8;
+/// At most this many cut rules are named; the rest are counted, so a project with thousands of
+/// matching rules cannot blow the reply past the client's size cap through the list alone.
+const MAX_CUT_NAMED: usize = 100;
 
 /// Estimated tokens of a text (4 bytes per token, rounded up).
 #[must_use]
@@ -70,16 +75,23 @@ pub struct RulesReply {
     pub rules: Vec<SentRule>,
     /// Other rules covering the paths, not chosen for the task (ask for them with `include`).
     pub others: Vec<RuleRef>,
+    /// How many more such rules exist than `others` names (left out to keep the reply small).
+    pub others_more: usize,
     /// How many chosen rules were not repeated because this session already has them.
     pub already_sent: usize,
     /// Paths left out because they are outside the project.
     pub outside_paths: Vec<String>,
-    /// Rules cut to stay within `max_tokens`.
+    /// Rules cut to stay within `max_tokens` (at most 100 named).
     pub cut: Vec<RuleRef>,
+    /// How many more rules were cut than `cut` names.
+    pub cut_more: usize,
     /// Ids in `include` that name no rule.
     pub unknown_ids: Vec<String>,
     /// Whether a task was given (without one, every applicable rule is sent).
     pub had_task: bool,
+    /// Files that could not be loaded (`file:line: message`); they are left out, the rest is
+    /// served.
+    pub problems: Vec<String>,
 }
 
 /// Arguments of `get_rules`.
@@ -97,18 +109,146 @@ pub struct RulesRequest {
     pub max_tokens: Option<usize>,
 }
 
+/// A loaded project with everything the reading tools need, built once per load so that a call
+/// only matches and ranks: the default view's items, the active rules with their compiled glob
+/// matchers, and the search index over those rules. Files that failed to load are kept as
+/// `problems` and named in every reply, while the rest of the project is served.
+#[derive(Debug)]
+pub struct Catalog {
+    /// The project.
+    pub project: Arc<Project>,
+    /// Positions in `project.tree.items` of the default view's items, in view order.
+    view: Vec<usize>,
+    /// Positions in `project.tree.items` of the active rules, in priority order.
+    rules: Vec<usize>,
+    /// One matcher per entry of `rules`: `None` for a global rule. A rule whose globs do not
+    /// compile gets an empty matcher and so applies nowhere, as with [`crate::scope::matcher`].
+    matchers: Vec<Option<GlobSet>>,
+    /// Scoped rules by the literal folder prefix of their globs (`src/db/` for `src/db/**`; the
+    /// empty string when a glob has none, such as `**/*.rs`). A file can only match a glob whose prefix is one
+    /// of its ancestor folders, so a call tests a few matchers instead of every rule's.
+    by_prefix: HashMap<String, Vec<usize>>,
+    /// BM25 index over `rules` (positions are indexes into `rules`).
+    index: Index,
+    /// Load errors (`file:line: message`): those files are left out of every reply.
+    pub problems: Vec<String>,
+}
+
+impl Catalog {
+    /// Builds the catalog of `project`; `problems` are the load errors of files left out.
+    #[must_use]
+    pub fn new(project: Arc<Project>, mut problems: Vec<String>) -> Self {
+        let mut warnings = Vec::new();
+        let view: Vec<usize> = match crate::project::view(&project, None, &mut warnings) {
+            Ok(view) => {
+                // The view borrows items from the tree; the catalog keeps their positions
+                // instead, so it can own the project without borrowing from itself.
+                let positions: HashMap<*const Item, usize> = project
+                    .tree
+                    .items
+                    .iter()
+                    .enumerate()
+                    .map(|(position, item)| (std::ptr::from_ref(item), position))
+                    .collect();
+                view.items
+                    .iter()
+                    .filter_map(|item| positions.get(&std::ptr::from_ref(*item)).copied())
+                    .collect()
+            }
+            Err(error) => {
+                // A broken view (two items with one id) serves nothing but says why.
+                problems.extend(error.to_string().lines().map(str::to_owned));
+                Vec::new()
+            }
+        };
+        let rules: Vec<usize> = view
+            .iter()
+            .copied()
+            .filter(|position| project.tree.items[*position].kind == Kind::Rule)
+            .collect();
+        let matchers = rules
+            .iter()
+            .map(|position| {
+                let item = &project.tree.items[*position];
+                (!item.globs.is_empty())
+                    .then(|| crate::scope::matcher(&item.globs).unwrap_or_else(GlobSet::empty))
+            })
+            .collect();
+        let mut by_prefix: HashMap<String, Vec<usize>> = HashMap::new();
+        for (number, position) in rules.iter().enumerate() {
+            let mut prefixes: Vec<String> = project.tree.items[*position]
+                .globs
+                .iter()
+                .map(|glob| glob_prefix(glob))
+                .collect();
+            prefixes.sort();
+            prefixes.dedup();
+            for prefix in prefixes {
+                by_prefix.entry(prefix).or_default().push(number);
+            }
+        }
+        let index = {
+            let items: Vec<&Item> = rules
+                .iter()
+                .map(|position| &project.tree.items[*position])
+                .collect();
+            Index::build(&items)
+        };
+        Self {
+            project,
+            view,
+            rules,
+            matchers,
+            by_prefix,
+            index,
+            problems,
+        }
+    }
+
+    fn rule(&self, number: usize) -> &Item {
+        &self.project.tree.items[self.rules[number]]
+    }
+
+    fn view_items(&self) -> impl Iterator<Item = &Item> {
+        self.view
+            .iter()
+            .map(|position| &self.project.tree.items[*position])
+    }
+
+    /// Rule numbers whose globs may match the file `path`: those filed under one of its ancestor
+    /// folders, and those without a literal prefix.
+    fn candidates_for_file(&self, path: &str) -> Vec<usize> {
+        std::iter::once("")
+            .chain(path.match_indices('/').map(|(index, _)| &path[..=index]))
+            .filter_map(|folder| self.by_prefix.get(folder))
+            .flatten()
+            .copied()
+            .collect()
+    }
+}
+
+/// The literal folder part of a glob as [`crate::scope::matcher`] anchors it: up to the last `/`
+/// before the first wildcard; empty for a pattern without `/` (it matches at any depth).
+fn glob_prefix(glob: &str) -> String {
+    let pattern = glob.trim_start_matches("./");
+    if !pattern.contains('/') {
+        return String::new();
+    }
+    let pattern = pattern.trim_start_matches('/');
+    let literal: &str = pattern
+        .find(['*', '?', '[', '{', '\\'])
+        .map_or(pattern, |index| &pattern[..index]);
+    literal
+        .rfind('/')
+        .map_or_else(String::new, |index| literal[..=index].to_owned())
+}
+
 /// Active rules of the project's default view, in priority order.
 #[must_use]
-pub fn active_rules(project: &Project) -> Vec<&Item> {
-    let mut warnings = Vec::new();
-    match crate::project::view(project, None, &mut warnings) {
-        Ok(view) => view
-            .items
-            .into_iter()
-            .filter(|item| item.kind == Kind::Rule)
-            .collect(),
-        Err(_) => Vec::new(),
-    }
+pub fn active_rules(catalog: &Catalog) -> Vec<&Item> {
+    (0..catalog.rules.len())
+        .map(|number| catalog.rule(number))
+        .collect()
 }
 
 /// Turns a user path into a project-relative `/` path; `None` when it leaves the project.
@@ -138,18 +278,41 @@ pub fn project_relative(root: &Path, path: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
-/// Why `item` applies to the project-relative `path` (a file or a folder), if it does.
+/// Whether the project-relative `path` names a folder: it ends in `/` or is a directory on disk.
+/// Paths of files that do not exist yet count as files.
 #[must_use]
-pub fn applies_to(item: &Item, path: &str) -> Option<String> {
+pub fn is_folder(root: &Path, path: &str) -> bool {
+    path.is_empty() || path.ends_with('/') || root.join(path).is_dir()
+}
+
+/// Why `item` applies to the project-relative `path` (a file or, with `folder`, a folder), if it
+/// does.
+#[must_use]
+pub fn applies_to(item: &Item, path: &str, folder: bool) -> Option<String> {
     if item.globs.is_empty() {
         return Some("applies everywhere".to_owned());
     }
     let matcher = crate::scope::matcher(&item.globs)?;
-    if matcher.is_match(path) {
+    applies_with(item, &matcher, &Candidate::new(path), path, folder)
+}
+
+/// [`applies_to`] with the item's compiled matcher and the path prepared once.
+fn applies_with(
+    item: &Item,
+    matcher: &GlobSet,
+    candidate: &Candidate<'_>,
+    path: &str,
+    folder: bool,
+) -> Option<String> {
+    if matcher.is_match_candidate(candidate) {
         let globs: Vec<String> = item.globs.iter().map(|glob| format!("`{glob}`")).collect();
         return Some(format!("{} matches `{path}`", globs.join(", ")));
     }
-    // A folder: the item applies when one of its globs reaches inside the folder.
+    // Only a folder is covered by a glob that reaches inside it (or inside which it lies); a
+    // file such as `src/a.js` must not match `src/**/*.ts` just because both start with `src/`.
+    if !folder {
+        return None;
+    }
     let folder = format!("{}/", path.trim_end_matches('/'));
     item.globs.iter().find_map(|glob| {
         let fixed: String = glob
@@ -197,22 +360,53 @@ fn sent_rule(item: &Item, reason: &str) -> SentRule {
 
 /// `get_rules`: the rules a change to `request.paths` needs.
 #[must_use]
-pub fn get_rules(project: &Project, session: &mut Session, request: &RulesRequest) -> RulesReply {
-    let rules = active_rules(project);
+pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesRequest) -> RulesReply {
+    let project = &catalog.project;
     let mut outside = Vec::new();
     let mut paths = Vec::new();
     for path in &request.paths {
         match project_relative(&project.root, path) {
-            Some(relative) => paths.push(relative),
+            Some(relative) => {
+                let folder = is_folder(&project.root, &relative);
+                paths.push((relative, folder));
+            }
             None => outside.push(path.clone()),
         }
     }
-    let eligible: Vec<&Item> = rules
+    let candidates: Vec<(Candidate<'_>, &str, bool)> = paths
         .iter()
-        .copied()
-        .filter(|item| {
-            paths.is_empty() || paths.iter().any(|path| applies_to(item, path).is_some())
-        })
+        .map(|(path, folder)| (Candidate::new(path.as_str()), path.as_str(), *folder))
+        .collect();
+    // Only an empty `paths` means "the whole project": when every given path is outside the
+    // project, nothing applies (before, the outside paths were dropped and every rule was sent).
+    let mut applicable = vec![request.paths.is_empty(); catalog.rules.len()];
+    if !candidates.is_empty() {
+        for (number, matcher) in catalog.matchers.iter().enumerate() {
+            if matcher.is_none() {
+                applicable[number] = true;
+            }
+        }
+    }
+    for (candidate, path, folder) in &candidates {
+        // A folder may be covered by globs inside it, which the prefix table cannot find, so
+        // folders test every scoped rule; files test only the rules filed under their folders.
+        let numbers: Vec<usize> = if *folder {
+            (0..catalog.rules.len()).collect()
+        } else {
+            catalog.candidates_for_file(path)
+        };
+        for number in numbers {
+            if applicable[number] {
+                continue;
+            }
+            if let Some(matcher) = &catalog.matchers[number] {
+                applicable[number] =
+                    applies_with(catalog.rule(number), matcher, candidate, path, *folder).is_some();
+            }
+        }
+    }
+    let eligible: Vec<usize> = (0..catalog.rules.len())
+        .filter(|number| applicable[*number])
         .collect();
     let task: String = request
         .task
@@ -228,26 +422,31 @@ pub fn get_rules(project: &Project, session: &mut Session, request: &RulesReques
         chosen.extend(
             eligible
                 .iter()
+                .map(|number| catalog.rule(*number))
                 .filter(|item| is_always(item))
-                .map(|item| (*item, "always sent for these files")),
+                .map(|item| (item, "always sent for these files")),
         );
-        let ranked_pool: Vec<&Item> = eligible
+        // The index covers every active rule; the ranking is narrowed to the eligible ones that
+        // are not sent anyway, so a call only ranks and never rebuilds the index.
+        let pool: HashSet<usize> = eligible
             .iter()
             .copied()
-            .filter(|item| !is_always(item))
+            .filter(|number| !is_always(catalog.rule(*number)))
             .collect();
-        let index = Index::build(&ranked_pool);
-        let ranking = index.rank(&task);
+        let mut pool_order: Vec<usize> = pool.iter().copied().collect();
+        pool_order.sort_unstable();
+        let ranking = catalog.index.rank_among(&task, pool_order);
         let best = ranking.first().map_or(0.0, |(_, score)| *score);
         let mut picked = HashSet::new();
-        for (position, score) in ranking.iter().take(MAX_RANKED) {
+        for (number, score) in ranking.iter().take(MAX_RANKED) {
             if *score >= best * RELEVANCE_SHARE {
-                chosen.push((ranked_pool[*position], "relevant to the task"));
-                picked.insert(*position);
+                chosen.push((catalog.rule(*number), "relevant to the task"));
+                picked.insert(*number);
             }
         }
-        for (position, item) in ranked_pool.iter().enumerate() {
-            if !picked.contains(&position) {
+        for number in &eligible {
+            if pool.contains(number) && !picked.contains(number) {
+                let item = catalog.rule(*number);
                 others.push(RuleRef {
                     id: item.id.clone(),
                     title: item.title.clone(),
@@ -258,7 +457,7 @@ pub fn get_rules(project: &Project, session: &mut Session, request: &RulesReques
         chosen.extend(
             eligible
                 .iter()
-                .map(|item| (*item, "covers these files (no task given)")),
+                .map(|number| (catalog.rule(*number), "covers these files (no task given)")),
         );
     }
     let mut unknown_ids = Vec::new();
@@ -266,7 +465,10 @@ pub fn get_rules(project: &Project, session: &mut Session, request: &RulesReques
         if chosen.iter().any(|(item, _)| item.id == *id) {
             continue;
         }
-        match rules.iter().find(|item| item.id == *id) {
+        match (0..catalog.rules.len())
+            .map(|number| catalog.rule(number))
+            .find(|item| item.id == *id)
+        {
             Some(item) => {
                 chosen.push((item, "asked for with include"));
                 others.retain(|other| other.id != *id);
@@ -287,13 +489,18 @@ pub fn get_rules(project: &Project, session: &mut Session, request: &RulesReques
     let budget = request.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).max(100);
     let mut used = 0;
     let mut cut = Vec::new();
+    let mut cut_more = 0;
     sent.retain(|rule| {
         let cost = estimate_tokens(&rule.body) + estimate_tokens(&rule.title) + 20;
         if used + cost > budget {
-            cut.push(RuleRef {
-                id: rule.id.clone(),
-                title: rule.title.clone(),
-            });
+            if cut.len() < MAX_CUT_NAMED {
+                cut.push(RuleRef {
+                    id: rule.id.clone(),
+                    title: rule.title.clone(),
+                });
+            } else {
+                cut_more += 1;
+            }
             return false;
         }
         used += cost;
@@ -304,6 +511,7 @@ pub fn get_rules(project: &Project, session: &mut Session, request: &RulesReques
     }
     let others_budget = budget.saturating_sub(used) * 4;
     let mut others_chars = 0;
+    let others_total = others.len();
     others.retain(|other| {
         others_chars += other.id.len() + other.title.len() + 4;
         others_chars <= others_budget
@@ -311,12 +519,15 @@ pub fn get_rules(project: &Project, session: &mut Session, request: &RulesReques
     RulesReply {
         project: project.config.name.clone(),
         rules: sent,
+        others_more: others_total - others.len(),
         others,
         already_sent,
         outside_paths: outside,
         cut,
+        cut_more,
         unknown_ids,
         had_task,
+        problems: catalog.problems.clone(),
     }
 }
 
@@ -354,6 +565,12 @@ pub fn rules_text(reply: &RulesReply) -> String {
             text.push_str(&format!("- {} {}\n", other.id, other.title));
         }
     }
+    if reply.others_more > 0 {
+        text.push_str(&format!(
+            "{} more rule(s) cover these files but are not named here to keep the reply small; narrow the paths or use search_rules.\n",
+            reply.others_more
+        ));
+    }
     if reply.already_sent > 0 {
         text.push_str(&format!(
             "\n{} relevant rule(s) were already sent in this session and are not repeated (pass `refresh: true` to get them again).\n",
@@ -365,6 +582,12 @@ pub fn rules_text(reply: &RulesReply) -> String {
         text.push_str(&format!(
             "\nCut to stay within the token budget: {}. Ask for them with `include` (a few at a time) or a larger `max_tokens`.\n",
             ids.join(", ")
+        ));
+    }
+    if reply.cut_more > 0 {
+        text.push_str(&format!(
+            "{} more rule(s) were cut and are not named; give a task or fewer paths so fewer rules apply.\n",
+            reply.cut_more
         ));
     }
     if !reply.outside_paths.is_empty() {
@@ -380,6 +603,22 @@ pub fn rules_text(reply: &RulesReply) -> String {
             "\nNo rule has these ids: {}\n",
             reply.unknown_ids.join(", ")
         ));
+    }
+    text.push_str(&problems_text(&reply.problems));
+    text
+}
+
+/// A note naming the files left out because they could not be loaded (empty when none).
+fn problems_text(problems: &[String]) -> String {
+    if problems.is_empty() {
+        return String::new();
+    }
+    let mut text = format!(
+        "\n{} problem(s) in the project's files; these files were left out and everything else was served. Fix them (read_config and validate_config help):\n",
+        problems.len()
+    );
+    for problem in problems {
+        text.push_str(&format!("- {problem}\n"));
     }
     text
 }
@@ -397,29 +636,36 @@ pub struct SearchReply {
     pub already_sent: Vec<RuleRef>,
     /// Matches cut to stay within the reply budget.
     pub cut: Vec<RuleRef>,
+    /// Files that could not be loaded; they are left out of the search.
+    pub problems: Vec<String>,
 }
 
 /// `search_rules`: active rules of the whole project matching `query`, best first (at most
 /// `limit`, 1–50).
 #[must_use]
 pub fn search_rules(
-    project: &Project,
+    catalog: &Catalog,
     session: &mut Session,
     query: &str,
     limit: usize,
 ) -> SearchReply {
-    let rules = active_rules(project);
-    let index = Index::build(&rules);
+    let project = &catalog.project;
     let mut reply = SearchReply {
         project: project.config.name.clone(),
         query: query.to_owned(),
         rules: Vec::new(),
         already_sent: Vec::new(),
         cut: Vec::new(),
+        problems: catalog.problems.clone(),
     };
     let mut used = 0;
-    for (position, _) in index.rank(query).into_iter().take(limit.clamp(1, 50)) {
-        let item = rules[position];
+    for (number, _) in catalog
+        .index
+        .rank(query)
+        .into_iter()
+        .take(limit.clamp(1, 50))
+    {
+        let item = catalog.rule(number);
         let key = (project.root.clone(), item.id.clone());
         let reference = RuleRef {
             id: item.id.clone(),
@@ -446,8 +692,10 @@ pub fn search_rules(
 pub fn search_text(reply: &SearchReply) -> String {
     if reply.rules.is_empty() && reply.already_sent.is_empty() && reply.cut.is_empty() {
         return format!(
-            "No active rule in `{}` matches '{}'.\n",
-            reply.project, reply.query
+            "No active rule in `{}` matches '{}'.\n{}",
+            reply.project,
+            reply.query,
+            problems_text(&reply.problems)
         );
     }
     let mut text = format!(
@@ -475,6 +723,7 @@ pub fn search_text(reply: &SearchReply) -> String {
         let ids: Vec<&str> = reply.cut.iter().map(|rule| rule.id.as_str()).collect();
         text.push_str(&format!("\nMore matches cut to keep the reply small: {}. Ask get_rules for them with `include`.\n", ids.join(", ")));
     }
+    text.push_str(&problems_text(&reply.problems));
     text
 }
 
@@ -502,6 +751,11 @@ pub struct ContextReply {
     pub path: String,
     /// Entries, nearest scope first.
     pub entries: Vec<ContextEntry>,
+    /// Ids of entries whose text was left out (emptied) to keep the reply within the default
+    /// token budget; the entries themselves are still listed.
+    pub cut: Vec<String>,
+    /// Files that could not be loaded; they are left out.
+    pub problems: Vec<String>,
 }
 
 /// `get_context`: everything that applies to the project-relative `path` (file or folder),
@@ -509,10 +763,10 @@ pub struct ContextReply {
 /// repository already has (nearest folder first). With a `task`, rules and context are ordered by
 /// relevance within each group.
 #[must_use]
-pub fn get_context(project: &Project, path: &str, task: Option<&str>) -> ContextReply {
-    let mut warnings = Vec::new();
-    let view = crate::project::view(project, None, &mut warnings).ok();
-    let items: Vec<&Item> = view.map(|view| view.items).unwrap_or_default();
+pub fn get_context(catalog: &Catalog, path: &str, task: Option<&str>) -> ContextReply {
+    let project = &catalog.project;
+    let items: Vec<&Item> = catalog.view_items().collect();
+    let folder = is_folder(&project.root, path);
     let mut scoped = Vec::new();
     let mut global = Vec::new();
     for item in items
@@ -520,7 +774,7 @@ pub fn get_context(project: &Project, path: &str, task: Option<&str>) -> Context
         .copied()
         .filter(|item| matches!(item.kind, Kind::Rule | Kind::Context))
     {
-        if let Some(why) = applies_to(item, path) {
+        if let Some(why) = applies_to(item, path, folder) {
             let entry = ContextEntry {
                 kind: item.kind.noun().to_owned(),
                 id: item.id.clone(),
@@ -569,10 +823,28 @@ pub fn get_context(project: &Project, path: &str, task: Option<&str>) -> Context
         });
     }
     entries.extend(instruction_files(&project.root, path));
+    // Like get_rules, the reply stays below what clients accept: texts that no longer fit are
+    // emptied (the entry and why it applies stay listed) and named in `cut`.
+    let mut used = 0;
+    let mut cut = Vec::new();
+    for entry in &mut entries {
+        let cost = estimate_tokens(&entry.text) + estimate_tokens(&entry.why) + 20;
+        if used + cost > DEFAULT_MAX_TOKENS {
+            if !entry.text.is_empty() {
+                entry.text.clear();
+                cut.push(entry.id.clone());
+            }
+            used += estimate_tokens(&entry.why) + 20;
+        } else {
+            used += cost;
+        }
+    }
     ContextReply {
         project: project.config.name.clone(),
         path: path.to_owned(),
         entries,
+        cut,
+        problems: catalog.problems.clone(),
     }
 }
 
@@ -687,8 +959,10 @@ fn instruction_files(root: &Path, path: &str) -> Vec<ContextEntry> {
 pub fn context_text(reply: &ContextReply) -> String {
     if reply.entries.is_empty() {
         return format!(
-            "Nothing in `{}` applies to `{}`.\n",
-            reply.project, reply.path
+            "Nothing in `{}` applies to `{}`.\n{}",
+            reply.project,
+            reply.path,
+            problems_text(&reply.problems)
         );
     }
     let mut text = format!(
@@ -706,5 +980,13 @@ pub fn context_text(reply: &ContextReply) -> String {
             text.push('\n');
         }
     }
+    if !reply.cut.is_empty() {
+        text.push_str(&format!(
+            "\nThe texts of {} entr(y/ies) were left out to keep the reply small: {}. Read them with get_rules and `include`, or read_rule / read_context.\n",
+            reply.cut.len(),
+            reply.cut.join(", ")
+        ));
+    }
+    text.push_str(&problems_text(&reply.problems));
     text
 }

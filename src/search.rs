@@ -96,12 +96,27 @@ impl Index {
     /// first, ties broken by position.
     #[must_use]
     pub fn rank(&self, query: &str) -> Vec<(usize, f64)> {
+        self.rank_among(query, 0..self.documents.len())
+    }
+
+    /// Like [`Index::rank`], but scores only the items at `positions` (term statistics still
+    /// come from every item), so a caller that already knows which items apply pays only for
+    /// those.
+    #[must_use]
+    pub fn rank_among(
+        &self,
+        query: &str,
+        positions: impl IntoIterator<Item = usize>,
+    ) -> Vec<(usize, f64)> {
         let mut query_terms = terms(query);
         query_terms.sort();
         query_terms.dedup();
         let count = count_as_float(self.documents.len());
         let mut scores = Vec::new();
-        for (position, document) in self.documents.iter().enumerate() {
+        for position in positions {
+            let Some(document) = self.documents.get(position) else {
+                continue;
+            };
             let mut score = 0.0;
             for term in &query_terms {
                 let Some(frequency) = document.get(term) else {

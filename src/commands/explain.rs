@@ -25,7 +25,8 @@ pub fn run(global: &Global, args: &ExplainArgs) -> anyhow::Result<u8> {
             project.root.display()
         );
     };
-    let reply = crate::retrieval::get_context(&project, &relative, args.task.as_deref());
+    let catalog = crate::retrieval::Catalog::new(std::sync::Arc::new(project), Vec::new());
+    let reply = crate::retrieval::get_context(&catalog, &relative, args.task.as_deref());
     if is_json(args.format) {
         print_json(&serde_json::to_value(&reply)?);
     } else {

@@ -7,7 +7,8 @@ use crate::cli::McpArgs;
 ///
 /// Errors: the root does not exist, or stdio fails.
 pub fn run(global: &Global, args: &McpArgs) -> anyhow::Result<u8> {
+    // `--root` widens where tools may reach; the default project stays the start directory.
     let root = args.root.clone().unwrap_or_else(|| global.start.clone());
-    crate::mcp::serve(&root)?;
+    crate::mcp::serve(&global.start, &root)?;
     Ok(0)
 }

@@ -278,7 +278,7 @@ pub(super) fn call(
                 args.working_directory.as_deref(),
                 args.paths.first().map(String::as_str),
             )?;
-            server.with_project(&start, |project, session| {
+            server.with_project(&start, |catalog, session| {
                 let request = RulesRequest {
                     paths: args.paths.clone(),
                     task: args.task.clone(),
@@ -286,16 +286,16 @@ pub(super) fn call(
                     refresh: args.refresh.unwrap_or(false),
                     max_tokens: args.max_tokens.map(|tokens| tokens as usize),
                 };
-                let reply = retrieval::get_rules(project, session, &request);
+                let reply = retrieval::get_rules(catalog, session, &request);
                 Ok(text_result(retrieval::rules_text(&reply), &reply))
             })
         }
         "search_rules" => {
             let args: SearchRulesArgs = parse(arguments)?;
             let start = server.start_for(args.working_directory.as_deref(), None)?;
-            server.with_project(&start, |project, session| {
+            server.with_project(&start, |catalog, session| {
                 let reply = retrieval::search_rules(
-                    project,
+                    catalog,
                     session,
                     &args.query,
                     args.limit.map_or(10, |limit| limit as usize),
@@ -306,21 +306,23 @@ pub(super) fn call(
         "get_context" => {
             let args: GetContextArgs = parse(arguments)?;
             let start = server.start_for(args.working_directory.as_deref(), Some(&args.path))?;
-            server.with_project(&start, |project, _| {
+            server.with_project(&start, |catalog, _| {
+                let project = &catalog.project;
                 let Some(relative) = retrieval::project_relative(&project.root, &args.path) else {
                     return Err(format!(
                         "`{}` is outside project `{}`",
                         args.path, project.config.name
                     ));
                 };
-                let reply = retrieval::get_context(project, &relative, args.task.as_deref());
+                let reply = retrieval::get_context(catalog, &relative, args.task.as_deref());
                 Ok(text_result(retrieval::context_text(&reply), &reply))
             })
         }
         "list_domains" | "list_profiles" => {
             let args: ProjectArgs = parse(arguments)?;
             let start = server.start_for(args.working_directory.as_deref(), None)?;
-            server.with_project(&start, |project, _| {
+            server.with_project(&start, |catalog, _| {
+                let project = &catalog.project;
                 let profiles: BTreeMap<String, Vec<String>> = project
                     .config
                     .profiles
@@ -394,7 +396,8 @@ pub(super) fn call(
         "read_config" => {
             let args: ProjectArgs = parse(arguments)?;
             let start = server.start_for(args.working_directory.as_deref(), None)?;
-            server.with_project(&start, |project, _| {
+            server.with_project(&start, |catalog, _| {
+                let project = &catalog.project;
                 let config = &project.config;
                 let bytes = fs_err::read(project.root.join(&project.config_relative))
                     .map_err(|error| error.to_string())?;
@@ -438,6 +441,20 @@ pub(super) fn call(
                     return Err(crate::error::Error::Usage(format!(
                         "rules_mode must be `split` or `inline`, not `{mode}`"
                     )));
+                }
+                // The config parser accepts any preset name and only generate would fail later,
+                // so unknown presets are refused here, with the known ones, as init does.
+                if let Some(presets) = &args.presets {
+                    let known: Vec<String> = crate::presets::builtin_specs()?
+                        .into_iter()
+                        .map(|spec| spec.name)
+                        .collect();
+                    if let Some(unknown) = presets.iter().find(|preset| !known.contains(preset)) {
+                        return Err(crate::error::Error::Usage(format!(
+                            "unknown preset `{unknown}`; known presets: {}",
+                            known.join(", ")
+                        )));
+                    }
                 }
                 let mut changed = Vec::new();
                 authoring::edit_config(project, |document| {
@@ -553,10 +570,15 @@ pub(super) fn call(
             });
             let folder = crate::init::init_project(&start, args.name.as_deref(), &presets)
                 .map_err(|error| error.to_string())?;
-            let path = folder.strip_prefix(&server.root).map_or_else(
-                |_| ".ai-rulez".to_owned(),
-                |path| path.to_string_lossy().into_owned(),
-            );
+            // Reported relative to where the server started (as `working_directory` is given),
+            // else to the root.
+            let path = folder
+                .strip_prefix(&server.start)
+                .or_else(|_| folder.strip_prefix(&server.root))
+                .map_or_else(
+                    |_| ".ai-rulez".to_owned(),
+                    |path| path.to_string_lossy().into_owned(),
+                );
             Ok(operation(
                 name,
                 args.name.as_deref().unwrap_or(""),
@@ -595,7 +617,8 @@ fn item_call(
         "list" => {
             let args: ListArgs = parse(arguments)?;
             let start = server.start_for(args.working_directory.as_deref(), None)?;
-            server.with_project(&start, |project, _| {
+            server.with_project(&start, |catalog, _| {
+                let project = &catalog.project;
                 let items = authoring::list_items(project, kind, args.domain.as_deref());
                 Ok(json_result(&ItemList {
                     count: items.len(),
@@ -613,7 +636,8 @@ fn item_call(
                 local: args.local.unwrap_or(false),
             };
             if verb == "read" {
-                server.with_project(&start, |project, _| {
+                server.with_project(&start, |catalog, _| {
+                    let project = &catalog.project;
                     Ok(json_result(
                         &authoring::read_item(project, &location)
                             .map_err(|error| error.to_string())?,

@@ -3,5 +3,7 @@
 mod bug_cases;
 mod corpus;
 mod golden;
+mod lint;
 mod lock;
+mod mcp;
 mod support;

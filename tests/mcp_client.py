@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Drives `ai-rulez mcp` with the official Python MCP SDK (`mcp` from PyPI), a third-party client.
+
+Usage: python tests/mcp_client.py PATH/TO/ai-rulez
+
+Builds a small project in a temporary directory, then: initialize, list tools, call get_rules,
+search_rules, get_context, create_rule, and update_rule with a stale expected_hash. Every answer
+is compared exactly; the script prints each check and exits non-zero on the first failure.
+"""
+
+import asyncio
+import hashlib
+import os
+import sys
+import tempfile
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+CONFIG = 'version = "5.0"\nname = "demo"\npresets = ["claude"]\n'
+RULES = {
+    "style": "---\npriority: medium\ntitle: Code style\n---\nKeep functions short.\n",
+    "rust": '---\nglobs: ["**/*.rs"]\npriority: high\ntitle: Rust errors\n---\n'
+    "Return typed errors; never unwrap input.\n",
+    "database": '---\nglobs: "src/db/**"\ntitle: Database access\ntriggers: [migration, query]\n---\n'
+    "Use the query builder for every migration.\n",
+}
+
+
+def sha256(text):
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def check(label, actual, expected):
+    if actual != expected:
+        print(f"FAIL {label}\n  expected: {expected!r}\n  actual:   {actual!r}")
+        sys.exit(1)
+    print(f"ok   {label}")
+
+
+def make_project(root):
+    os.makedirs(os.path.join(root, ".git"))
+    os.makedirs(os.path.join(root, ".ai-rulez", "rules"))
+    with open(os.path.join(root, ".ai-rulez", "config.toml"), "w", encoding="utf-8") as handle:
+        handle.write(CONFIG)
+    for name, text in RULES.items():
+        with open(os.path.join(root, ".ai-rulez", "rules", f"{name}.md"), "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+
+async def run(binary, root):
+    parameters = StdioServerParameters(command=binary, args=["mcp"], cwd=root)
+    async with stdio_client(parameters) as (read, write):
+        async with ClientSession(read, write) as session:
+            initialized = await session.initialize()
+            check("initialize: server name", initialized.server_info.name, "ai-rulez")
+            check("initialize: tools capability", initialized.capabilities.tools is not None, True)
+
+            listed = await session.list_tools()
+            names = [tool.name for tool in listed.tools]
+            check("tools/list: 42 tools", len(names), 42)
+            for wanted in ["get_rules", "search_rules", "get_context", "create_rule", "update_rule"]:
+                check(f"tools/list: has {wanted}", wanted in names, True)
+            get_rules = next(tool for tool in listed.tools if tool.name == "get_rules")
+            check("get_rules: read-only hint", get_rules.annotations.read_only_hint, True)
+            check("get_rules: closed input schema", get_rules.input_schema.get("additionalProperties"), False)
+            check("get_rules: output schema", get_rules.output_schema.get("type"), "object")
+
+            result = await session.call_tool(
+                "get_rules", {"paths": ["src/db/schema.rs"], "task": "write a migration for orders"}
+            )
+            check("get_rules: not an error", result.is_error, False)
+            data = result.structured_content
+            check(
+                "get_rules: relevant rule sent in full",
+                data["rules"],
+                [
+                    {
+                        "id": "database",
+                        "title": "Database access",
+                        "priority": "medium",
+                        "scope": "src/db/**",
+                        "reason": "relevant to the task",
+                        "body": "Use the query builder for every migration.",
+                    }
+                ],
+            )
+            check(
+                "get_rules: other covering rules named",
+                data["others"],
+                [{"id": "rust", "title": "Rust errors"}, {"id": "style", "title": "Code style"}],
+            )
+            check("get_rules: text carries the rule", "Use the query builder" in result.content[0].text, True)
+
+            result = await session.call_tool("search_rules", {"query": "typed errors"})
+            check("search_rules: not an error", result.is_error, False)
+            check("search_rules: best match", [rule["id"] for rule in result.structured_content["rules"]], ["rust"])
+
+            result = await session.call_tool("get_context", {"path": "src/db/schema.rs"})
+            check("get_context: not an error", result.is_error, False)
+            check(
+                "get_context: entries nearest first",
+                [(entry["kind"], entry["id"]) for entry in result.structured_content["entries"]],
+                [("rule", "rust"), ("rule", "database"), ("rule", "style")],
+            )
+
+            content = "---\npriority: low\n---\nLog with context.\n"
+            result = await session.call_tool("create_rule", {"name": "logging", "content": content})
+            check("create_rule: not an error", result.is_error, False)
+            check(
+                "create_rule: record",
+                result.structured_content,
+                {"name": "logging", "path": ".ai-rulez/rules/logging.md", "content": content, "hash": sha256(content)},
+            )
+            with open(os.path.join(root, ".ai-rulez", "rules", "logging.md"), encoding="utf-8") as handle:
+                check("create_rule: file written", handle.read(), content)
+
+            stale = sha256("something older\n")
+            result = await session.call_tool(
+                "update_rule", {"name": "logging", "content": "Changed.\n", "expected_hash": stale}
+            )
+            check("update_rule (stale hash): error result", result.is_error, True)
+            check(
+                "update_rule (stale hash): message names the current hash",
+                result.content[0].text,
+                f".ai-rulez/rules/logging.md: changed since you read it (expected_hash {stale}, "
+                f"current hash {sha256(content)}); read it again, merge your change, and retry with the current hash",
+            )
+            with open(os.path.join(root, ".ai-rulez", "rules", "logging.md"), encoding="utf-8") as handle:
+                check("update_rule (stale hash): file unchanged", handle.read(), content)
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        sys.exit(2)
+    binary = os.path.abspath(sys.argv[1])
+    with tempfile.TemporaryDirectory() as root:
+        make_project(root)
+        asyncio.run(run(binary, root))
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main()
