@@ -75,7 +75,30 @@ pub fn run() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
             commands::err(&format!("error: {error:#}"));
+            // `--format json` promises one JSON document on stdout, failures included.
+            if wants_json(&cli.command) {
+                commands::print_json(&serde_json::json!({
+                    "status": "error",
+                    "error": format!("{error:#}"),
+                    "exit_code": 1,
+                }));
+            }
             ExitCode::from(1)
         }
+    }
+}
+
+/// Whether the command was asked for machine-readable output.
+fn wants_json(command: &Command) -> bool {
+    use cli::{Format, LintFormat};
+    match command {
+        Command::Generate(args) => args.format == Format::Json,
+        Command::Clean(args) => args.format == Format::Json,
+        Command::Lock(args) => args.format == Format::Json,
+        Command::Explain(args) => args.format == Format::Json,
+        Command::Validate(args) | Command::Scan(args) => {
+            matches!(args.format, LintFormat::Json | LintFormat::Sarif)
+        }
+        Command::Init(_) | Command::Hook(_) | Command::Mcp(_) => false,
     }
 }

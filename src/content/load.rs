@@ -200,14 +200,19 @@ impl Loader<'_> {
     }
 
     fn layer_folders(&mut self, base: &Path, layer: &Layer) {
+        if !self.folder_allowed(base) {
+            return;
+        }
         for kind in Kind::ALL {
             let folder = base.join(kind.folder());
-            if !folder.is_dir() {
+            if !folder.is_dir() || !self.folder_allowed(&folder) {
                 continue;
             }
             if kind == Kind::Skill {
                 for skill_dir in Self::sorted_dirs(&folder) {
-                    self.skill(&skill_dir, layer);
+                    if self.folder_allowed(&skill_dir) {
+                        self.skill(&skill_dir, layer);
+                    }
                 }
                 continue;
             }
@@ -225,7 +230,42 @@ impl Loader<'_> {
         }
     }
 
+    /// A folder of the tree may be a symlink only to a folder inside the project, the same rule
+    /// as for files; otherwise an error is recorded and the folder skipped.
+    fn folder_allowed(&mut self, folder: &Path) -> bool {
+        let is_link = fs_err::symlink_metadata(folder)
+            .is_ok_and(|metadata| metadata.file_type().is_symlink());
+        if !is_link {
+            return true;
+        }
+        let inside = match (
+            fs_err::canonicalize(folder),
+            fs_err::canonicalize(self.project_root),
+        ) {
+            (Ok(target), Ok(root)) => target.starts_with(root),
+            _ => false,
+        };
+        if !inside {
+            let relative = self.relative(folder);
+            self.errors.push(Error::invalid(
+                relative,
+                None,
+                "is a symlink to a folder outside the project; replace it with a real folder (or a copy)",
+            ));
+        }
+        inside
+    }
+
     fn item_file(&mut self, kind: Kind, id: String, path: &Path, layer: &Layer) -> Option<usize> {
+        if id.chars().any(char::is_control) {
+            let relative = self.relative(path);
+            self.errors.push(Error::invalid(
+                relative.escape_debug().to_string(),
+                None,
+                "the file name contains a control character (such as a line break); rename the file",
+            ));
+            return None;
+        }
         // A plain file (not a symlink) whose size and time match the cache keeps its parse.
         let stamp = std::fs::symlink_metadata(path)
             .ok()
@@ -351,6 +391,13 @@ impl Loader<'_> {
             }
         }
         let metadata = fs_err::metadata(path)?;
+        if !metadata.is_file() {
+            return Err(Error::invalid(
+                relative,
+                None,
+                "is not a regular file (a folder, pipe or device); replace it with a Markdown file",
+            ));
+        }
         if metadata.len() > MAX_FILE_BYTES {
             return Err(Error::invalid(
                 relative,

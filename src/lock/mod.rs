@@ -214,6 +214,36 @@ impl LockFile {
                 ),
             ));
         }
+        // Only paths ai-rulez writes (outputs) or reads (sources) may appear: a forged lock must
+        // not make `lock --check` read anything else, inside or outside the project.
+        if let Some(output) = lock
+            .outputs
+            .iter()
+            .find(|output| !crate::presets::is_output_path(&output.path))
+        {
+            return Err(Error::invalid(
+                path,
+                None,
+                format!(
+                    "damaged lock: `{}` is not a file any preset generates; run `ai-rulez lock` to rewrite it",
+                    output.path.escape_debug()
+                ),
+            ));
+        }
+        if let Some(item) = lock
+            .items
+            .iter()
+            .find(|item| !crate::presets::is_plain_relative(&item.path))
+        {
+            return Err(Error::invalid(
+                path,
+                None,
+                format!(
+                    "damaged lock: `{}` is not a project-relative path; run `ai-rulez lock` to rewrite it",
+                    item.path.escape_debug()
+                ),
+            ));
+        }
         if lock.compute_tree() != lock.tree {
             return Err(Error::invalid(
                 path,

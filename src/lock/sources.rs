@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 use super::digest::{FileEntry, item_digest};
 use crate::error::{Error, Result};
 
+/// Largest file read for the lock, in bytes (64 MiB).
+const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Where file contents come from.
 pub enum Snapshot {
     /// The working tree under this project root.
@@ -67,6 +70,16 @@ impl Snapshot {
             Snapshot::Index(files) => Ok(files.get(relative).cloned()),
             Snapshot::WorkTree(root) => {
                 let path = root.join(relative);
+                // Only regular files of a sane size are read: a pipe would block, a device never end.
+                match std::fs::metadata(&path) {
+                    Ok(metadata) if !metadata.is_file() || metadata.len() > MAX_READ_BYTES => {
+                        return Err(Error::refused(
+                            relative,
+                            "is not a regular file of at most 64 MiB (a folder, pipe or device); move it away",
+                        ));
+                    }
+                    _ => {}
+                }
                 match std::fs::read(&path) {
                     Ok(data) => {
                         let executable = fs_err::metadata(&path)?.permissions().mode() & 0o111 != 0;

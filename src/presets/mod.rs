@@ -207,15 +207,21 @@ pub struct McpSpec {
 ///
 /// Errors: [`Error::Usage`] if an embedded spec is malformed (a build defect, caught by tests).
 pub fn builtin_specs() -> Result<Vec<PresetSpec>> {
-    let mut specs = Vec::with_capacity(SPECS.len());
-    for (file, text) in SPECS {
-        let spec: PresetSpec = toml_edit::de::from_str(text)
-            .map_err(|error| Error::Usage(format!("templates/presets/{file}: {error}")))?;
-        specs.push(spec);
-    }
-    specs.sort_by(|left, right| left.name.cmp(&right.name));
-    Ok(specs)
+    PARSED_SPECS.clone().map_err(Error::Usage)
 }
+
+/// The embedded specs, parsed once per process.
+static PARSED_SPECS: std::sync::LazyLock<std::result::Result<Vec<PresetSpec>, String>> =
+    std::sync::LazyLock::new(|| {
+        let mut specs = Vec::with_capacity(SPECS.len());
+        for (file, text) in SPECS {
+            let spec: PresetSpec = toml_edit::de::from_str(text)
+                .map_err(|error| format!("templates/presets/{file}: {error}"))?;
+            specs.push(spec);
+        }
+        specs.sort_by(|left, right| left.name.cmp(&right.name));
+        Ok(specs)
+    });
 
 /// Picks the specs named by `names` (config order). Unknown names are skipped with a warning.
 ///
@@ -242,8 +248,98 @@ pub fn select(names: &[String], warnings: &mut Vec<String>) -> Result<Vec<Preset
     Ok(chosen)
 }
 
+/// Whether `path` (project-relative, `/`-separated) is a place some built-in preset writes to:
+/// a root file, a settings document, or a file inside a rules, skills, agents or commands
+/// folder. The writer deletes, and the lock reads, only such paths, so a hand-edited manifest or
+/// lock can never make ai-rulez touch sources, `.git/` or anything else in the project.
+#[must_use]
+pub fn is_output_path(path: &str) -> bool {
+    if !is_plain_relative(path) {
+        return false;
+    }
+    let Ok(specs) = PARSED_SPECS.as_ref() else {
+        return false;
+    };
+    let in_folder = |folder: &str, extension: Option<&str>| {
+        path.strip_prefix(folder)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .is_some_and(|rest| {
+                !rest.is_empty() && extension.is_none_or(|extension| rest.ends_with(extension))
+            })
+    };
+    specs.iter().any(|spec| {
+        spec.root.as_ref().is_some_and(|root| root.path == path)
+            || spec.mcp.as_ref().is_some_and(|mcp| {
+                mcp.shape
+                    .parse::<crate::mcp_config::DocumentShape>()
+                    .is_ok_and(|shape| shape.default_path() == path)
+            })
+            || spec
+                .rules
+                .as_ref()
+                .is_some_and(|rules| in_folder(&rules.dir, Some(&rules.extension)))
+            || spec
+                .skills
+                .as_ref()
+                .is_some_and(|skills| in_folder(&skills.dir, None))
+            || spec
+                .agents
+                .as_ref()
+                .is_some_and(|agents| in_folder(&agents.dir, Some(&agents.extension)))
+            || spec
+                .commands
+                .as_ref()
+                .is_some_and(|commands| in_folder(&commands.dir, Some(&commands.extension)))
+    }) || path == "AGENTS.md"
+        || LEGACY_OUTPUT_FOLDERS
+            .iter()
+            .any(|folder| in_folder(folder, None))
+}
+
+/// Folders the Go ai-rulez wrote to that no current preset uses (Codex skills moved to
+/// `.agents/skills`); their files are still cleaned up when provably unedited.
+const LEGACY_OUTPUT_FOLDERS: [&str; 1] = [".codex/skills"];
+
+/// A relative path made of plain components: no empty, `.` or `..` parts, no leading `/`, no
+/// control characters.
+#[must_use]
+pub fn is_plain_relative(path: &str) -> bool {
+    !path.is_empty()
+        && !path.chars().any(char::is_control)
+        && path
+            .split('/')
+            .all(|component| !component.is_empty() && component != "." && component != "..")
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn output_paths_are_only_what_presets_write() {
+        for path in [
+            "CLAUDE.md",
+            ".claude/rules/x.md",
+            ".cursor/rules/x.mdc",
+            ".mcp.json",
+            ".codex/config.toml",
+            ".agents/skills/s/scripts/run.sh",
+        ] {
+            assert!(super::is_output_path(path), "{path}");
+        }
+        for path in [
+            ".git/config",
+            "src/main.rs",
+            ".ai-rulez/config.toml",
+            ".ai-rulez/rules/a.md",
+            "../x",
+            "/etc/passwd",
+            ".claude/rules/x.txt",
+            ".claude/rules",
+            "a\nb",
+        ] {
+            assert!(!super::is_output_path(path), "{path}");
+        }
+    }
+
     #[test]
     fn every_embedded_spec_parses_and_names_its_file() {
         let specs = super::builtin_specs().expect("specs parse");

@@ -12,22 +12,86 @@ use crate::manifest::Manifest;
 
 use super::{Operation, Settings};
 
-pub(super) fn read_manifest(settings: &Settings<'_>) -> Result<Manifest> {
+/// Reads the manifest of the last run. Entries naming paths no preset writes (a hand-edited or
+/// hostile manifest) are dropped with a warning, so they can never lead to a read or a delete.
+pub(super) fn read_manifest(settings: &Settings<'_>) -> Result<(Manifest, Vec<String>)> {
     refuse_symlinks(settings.root, &settings.manifest_path)?;
-    match read_optional(&settings.root.join(&settings.manifest_path))? {
-        None => Ok(Manifest::default()),
-        Some(bytes) => Manifest::parse(&settings.manifest_path, &String::from_utf8_lossy(&bytes)),
-    }
+    let mut manifest = match read_optional(&settings.root.join(&settings.manifest_path))? {
+        None => return Ok((Manifest::default(), Vec::new())),
+        Some(bytes) => Manifest::parse(&settings.manifest_path, &String::from_utf8_lossy(&bytes))?,
+    };
+    let mut dropped: Vec<String> = Vec::new();
+    let mut keep = |path: &String| {
+        let valid = crate::presets::is_output_path(path);
+        if !valid {
+            dropped.push(path.clone());
+        }
+        valid
+    };
+    manifest.files.retain(|path, _| keep(path));
+    manifest.sections.retain(|path, _| keep(path));
+    manifest.merged.retain(|path, _| keep(path));
+    let warnings = dropped
+        .into_iter()
+        .map(|path| {
+            format!(
+                "{}: lists `{}`, which no preset generates; the entry is ignored (nothing there is read or deleted)",
+                settings.manifest_path,
+                path.escape_debug()
+            )
+        })
+        .collect();
+    Ok((manifest, warnings))
 }
 
-/// Reads a file that may be absent.
+/// Largest file ai-rulez reads at an output path (64 MiB): nothing it generates comes close, and
+/// the cap keeps a stray device or huge file from exhausting memory.
+pub(super) const MAX_OUTPUT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a regular file that may be absent.
+///
+/// Errors: [`Error::Refused`] when something other than a regular file (a folder, a pipe, a
+/// device) or a file over [`MAX_OUTPUT_BYTES`] is at the path; other I/O errors.
 pub(super) fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) if error.kind() == std::io::ErrorKind::NotADirectory => Ok(None),
-        Err(_) => Ok(Some(fs_err::read(path)?)),
+    match std::fs::symlink_metadata(path) {
+        Err(error)
+            if matches!(
+                error.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(None);
+        }
+        Err(error) => {
+            return Err(Error::Io(std::io::Error::new(
+                error.kind(),
+                format!("reading {}: {error}", path.display()),
+            )));
+        }
+        Ok(metadata) => check_regular(path, &metadata)?,
     }
+    Ok(Some(fs_err::read(path)?))
+}
+
+/// Refuses anything at an output path that ai-rulez could not have written.
+pub(super) fn check_regular(path: &Path, metadata: &std::fs::Metadata) -> Result<()> {
+    let shown = path.display().to_string();
+    if !metadata.file_type().is_file() {
+        return Err(Error::refused(
+            shown,
+            "is not a regular file (a folder, a pipe or a device); ai-rulez only writes regular files, so move it away",
+        ));
+    }
+    if metadata.len() > MAX_OUTPUT_BYTES {
+        return Err(Error::refused(
+            shown,
+            format!(
+                "is {} bytes, larger than anything ai-rulez generates; move it away",
+                metadata.len()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 pub(super) fn current_mode(path: &Path) -> Option<u32> {
@@ -123,7 +187,9 @@ pub(super) struct DirCache {
 
 impl DirCache {
     /// Refuses a path that is, or lies inside, a symlink. Returns whether its folder exists.
-    fn check(&self, root: &Path, relative: &str) -> Result<bool> {
+    /// Refuses a path that is, or lies inside, a symlink. Returns the metadata of the path itself
+    /// when it exists (`None` when it or a folder above it is absent).
+    fn check(&self, root: &Path, relative: &str) -> Result<Option<std::fs::Metadata>> {
         let components: Vec<&str> = relative.split('/').collect();
         if components
             .iter()
@@ -147,7 +213,7 @@ impl DirCache {
                     .lock()
                     .is_ok_and(|absent| absent.contains(&current))
                 {
-                    return Ok(false);
+                    return Ok(None);
                 }
             }
             match std::fs::symlink_metadata(&current) {
@@ -162,51 +228,29 @@ impl DirCache {
                         real.insert(current.clone());
                     }
                 }
-                Ok(_) => {}
+                Ok(metadata) => return Ok(Some(metadata)),
                 Err(_) if is_folder => {
                     if let Ok(mut absent) = self.absent.lock() {
                         absent.insert(current.clone());
                     }
-                    return Ok(false);
+                    return Ok(None);
                 }
-                Err(_) => return Ok(true),
+                Err(_) => return Ok(None),
             }
         }
-        Ok(true)
+        Ok(None)
     }
 
     /// Reads a project file that may be absent: (bytes, permission bits).
     pub(super) fn read(&self, root: &Path, relative: &str) -> Result<Option<(Vec<u8>, u32)>> {
-        if !self.check(root, relative)? {
+        let Some(metadata) = self.check(root, relative)? else {
             return Ok(None);
-        }
-        let path = root.join(relative);
-        let mut file = match std::fs::File::open(&path) {
-            Ok(file) => file,
-            Err(error)
-                if matches!(
-                    error.kind(),
-                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                ) =>
-            {
-                return Ok(None);
-            }
-            Err(_) => {
-                return Ok(Some((
-                    fs_err::read(&path)?,
-                    current_mode(&path).unwrap_or(0o644),
-                )));
-            }
         };
-        let mode = file.metadata()?.permissions().mode() & 0o777;
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|error| {
-            Error::Io(std::io::Error::new(
-                error.kind(),
-                format!("reading {}: {error}", path.display()),
-            ))
-        })?;
-        Ok(Some((bytes, mode)))
+        let path = root.join(relative);
+        // Checked before opening: opening a pipe would block, and a device could be endless.
+        check_regular(&path, &metadata)?;
+        let mode = metadata.permissions().mode() & 0o777;
+        Ok(Some((fs_err::read(&path)?, mode)))
     }
 }
 

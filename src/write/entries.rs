@@ -40,7 +40,24 @@ impl State<'_> {
             };
             match on_disk {
                 None => stale = true,
-                Some(digest) if digest == expected => {}
+                Some(digest) if digest == expected => {
+                    // Same shape, but a value resolved from the environment may have changed
+                    // (a rotated token): compare what is on disk with what would be written.
+                    if self.secrets_resolved
+                        && entry.holds_resolved_secret
+                        && let Some(text) = &text
+                    {
+                        let written = mcp_config::disk_entry_digest(shape, text, &entry.key, None)
+                            .map_err(mcp_error(path))?;
+                        if written
+                            != Some(crate::hash::sha256_tagged(
+                                entry.value.to_string().as_bytes(),
+                            ))
+                        {
+                            stale = true;
+                        }
+                    }
+                }
                 Some(digest) => {
                     let owned = recorded
                         .iter()

@@ -147,15 +147,19 @@ enum Operation<'a> {
 /// does not ignore; [`Error::Invalid`] for a damaged manifest, `.gitignore` block or settings
 /// document; I/O errors.
 pub fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) -> Result<Report> {
-    let old_manifest = read_manifest(settings)?;
+    let (old_manifest, manifest_warnings) = read_manifest(settings)?;
     let mut state = State {
         settings,
-        report: Report::default(),
+        report: Report {
+            changes: Vec::new(),
+            warnings: manifest_warnings,
+        },
         operations: Vec::new(),
         manifest: Manifest::default(),
         ignore_entries: Vec::new(),
         secret_paths: Vec::new(),
         dirs: DirCache::default(),
+        secrets_resolved: mode != Mode::Check,
     };
     if !settings.clean {
         for output in plan.outputs.values() {
@@ -199,6 +203,9 @@ struct State<'a> {
     report: Report,
     operations: Vec<Operation<'a>>,
     dirs: DirCache,
+    /// Whether entries carry real resolved values (not in `--check`, which renders without
+    /// reading the environment), so a rotated secret can be noticed and rewritten.
+    secrets_resolved: bool,
     manifest: Manifest,
     ignore_entries: Vec<String>,
     secret_paths: Vec<String>,
@@ -269,14 +276,22 @@ impl<'a> State<'a> {
             Status::Blocked => Some("exists and was not written by ai-rulez; move it away (or into .ai-rulez/), or use --force".to_owned()),
             _ => None,
         };
-        if matches!(status, Status::Create | Status::Update)
-            || (self.settings.force && matches!(status, Status::Edited | Status::Blocked))
-        {
+        let forced = self.settings.force && matches!(status, Status::Edited | Status::Blocked);
+        if matches!(status, Status::Create | Status::Update) || forced {
             self.operations.push(Operation::Write {
                 path: path.to_owned(),
                 bytes: Cow::Borrowed(bytes),
                 mode,
             });
+        }
+        if forced {
+            // Reported as the update it is, so a forced run never says `blocked` and writes.
+            self.record(
+                path,
+                Status::Update,
+                Some("overwritten because of --force".to_owned()),
+            );
+            return;
         }
         self.record(path, status, detail);
     }
@@ -299,7 +314,8 @@ impl<'a> State<'a> {
             || recorded.as_deref() == Some(sha256_tagged(disk_bytes).as_str());
         // A hand-written file identical to the output without its banner loses nothing when replaced.
         let equivalent = disk_bytes == without_banner(markdown).as_slice();
-        if ours || equivalent || self.settings.force || !markdown.section_allowed {
+        // `--force` never overrides the section: a hand-written root file keeps its text.
+        if ours || equivalent || !markdown.section_allowed {
             let provenance = if equivalent {
                 Provenance::Unedited
             } else {

@@ -18,8 +18,11 @@ impl State<'_> {
             return;
         };
         let body = String::from_utf8_lossy(body);
+        // The BEGIN line states the body's length, so an END marker quoted inside the body (a
+        // rule about these very markers) cannot end the section early.
         let block = format!(
-            "{SECTION_BEGIN}: generated section; edit .ai-rulez/ and run `ai-rulez generate`. {SHA256_MARKER}{} -->\n{body}{SECTION_END}\n",
+            "{SECTION_BEGIN}: generated section ({} bytes); edit .ai-rulez/ and run `ai-rulez generate`. {SHA256_MARKER}{} -->\n{body}{SECTION_END}\n",
+            body.len(),
             sha256_hex(body.as_bytes())
         );
         self.manifest
@@ -45,8 +48,8 @@ impl State<'_> {
                 let current = &text[section.start..section.end];
                 if current == block {
                     (Status::Unchanged, text.to_owned())
-                } else if !section.unedited {
-                    self.record(path, Status::Edited, Some("the ai-rulez section was edited by hand; move your edits outside the markers or into .ai-rulez/, or use --force".to_owned()));
+                } else if !section.unedited && !self.settings.force {
+                    self.record(path, Status::Edited, Some("the ai-rulez section was edited by hand; move your edits outside the markers or into .ai-rulez/, or use --force to replace the section (your text outside it stays)".to_owned()));
                     return;
                 } else {
                     (
@@ -73,39 +76,58 @@ pub(super) struct Section {
     pub(super) unedited: bool,
 }
 
-/// Finds the managed section: from the BEGIN line through the END line and its newline.
+/// Finds the managed section: from the first BEGIN line (at a line start) through its END line
+/// and newline. The body length written in the BEGIN line locates the END marker; when the
+/// section was edited (length or hash off), the last END marker after BEGIN closes it.
 pub(super) fn find_section(text: &str) -> std::result::Result<Option<Section>, String> {
-    let begins: Vec<usize> = text
+    let Some(begin) = text
         .match_indices(SECTION_BEGIN)
         .map(|(index, _)| index)
-        .filter(|index| *index == 0 || text.as_bytes()[index - 1] == b'\n')
-        .collect();
-    let ends: Vec<usize> = text
-        .match_indices(SECTION_END)
-        .map(|(index, _)| index)
-        .collect();
-    match (begins.as_slice(), ends.as_slice()) {
-        ([], []) => Ok(None),
-        ([begin], [end]) if begin < end => {
-            let begin_line_end = text[*begin..].find('\n').map_or(text.len(), |offset| begin + offset + 1);
-            let body = &text[begin_line_end..*end];
-            let claimed = text[*begin..begin_line_end]
-                .split(SHA256_MARKER)
-                .nth(1)
-                .map(|rest| rest.chars().take_while(char::is_ascii_hexdigit).collect::<String>());
-            let unedited = claimed.as_deref() == Some(sha256_hex(body.as_bytes()).as_str());
-            let mut end_of_block = end + SECTION_END.len();
-            if text[end_of_block..].starts_with('\n') {
-                end_of_block += 1;
-            }
-            Ok(Some(Section {
-                start: *begin,
-                end: end_of_block,
-                unedited,
-            }))
-        }
-        _ => Err("its ai-rulez section markers are damaged (a BEGIN or END marker is missing or repeated); fix them by hand".to_owned()),
+        .find(|index| *index == 0 || text.as_bytes()[index - 1] == b'\n')
+    else {
+        return Ok(None);
+    };
+    let begin_line_end = text[begin..]
+        .find('\n')
+        .map_or(text.len(), |offset| begin + offset + 1);
+    let begin_line = &text[begin..begin_line_end];
+    let claimed_hash = begin_line.split(SHA256_MARKER).nth(1).map(|rest| {
+        rest.chars()
+            .take_while(char::is_ascii_hexdigit)
+            .collect::<String>()
+    });
+    let claimed_length: Option<usize> = begin_line
+        .split_once("section (")
+        .and_then(|(_, rest)| rest.split_once(" bytes)"))
+        .and_then(|(digits, _)| digits.parse().ok());
+    let stated_end = claimed_length
+        .map(|length| begin_line_end + length)
+        .filter(|end| {
+            text.get(*end..)
+                .is_some_and(|rest| rest.starts_with(SECTION_END))
+        });
+    let Some(end) = stated_end.or_else(|| {
+        text[begin_line_end..]
+            .rfind(SECTION_END)
+            .map(|offset| begin_line_end + offset)
+    }) else {
+        return Err(
+            "its ai-rulez section has a BEGIN marker but no END marker; fix the markers by hand"
+                .to_owned(),
+        );
+    };
+    let body = &text[begin_line_end..end];
+    let unedited = stated_end.is_some()
+        && claimed_hash.as_deref() == Some(sha256_hex(body.as_bytes()).as_str());
+    let mut end_of_block = end + SECTION_END.len();
+    if text[end_of_block..].starts_with('\n') {
+        end_of_block += 1;
     }
+    Ok(Some(Section {
+        start: begin,
+        end: end_of_block,
+        unedited,
+    }))
 }
 
 /// The body of the managed section in `text`, if there is exactly one.

@@ -124,7 +124,7 @@ fn round_trip(name: &str) -> Generated {
 /// between the BEGIN line and the END marker. Returns `(text before the section, section body)`.
 fn managed_section(text: &str) -> (&str, &str) {
     let begin = text
-        .find("<!-- BEGIN ai-rulez: generated section; ")
+        .find("<!-- BEGIN ai-rulez: generated section (")
         .expect("a managed section");
     let begin_line_end = begin + text[begin..].find('\n').expect("BEGIN line end") + 1;
     let end = text.find("<!-- END ai-rulez -->\n").expect("END marker");
@@ -312,15 +312,15 @@ fn corpus_botsandbytes_decode_replaces_go_outputs_and_keeps_unprovable_settings(
     assert!(!claude.contains("blake3"));
     assert!(!claude.contains("BEGIN ai-rulez"));
 
-    // .agents/settings.json was a Go output that cannot be proven unedited: kept as it was, with
-    // a warning, and no longer tracked.
+    // .agents/settings.json was a Go output at a path no preset of ours writes: the manifest entry
+    // is ignored with a warning, the file is kept as it was, and it is no longer tracked.
     assert_eq!(
         project.read_bytes(".agents/settings.json"),
         generated.original(".agents/settings.json")
     );
     assert!(
         generated.first.stderr().lines().any(|line| line
-            == "warning: .agents/settings.json: no longer generated but not provably unedited; kept, and now yours to delete"),
+            == "warning: .ai-rulez/.generated-manifest.json: lists `.agents/settings.json`, which no preset generates; the entry is ignored (nothing there is read or deleted)"),
         "{}",
         generated.first.stderr()
     );

@@ -3,6 +3,7 @@
 mod bug_cases;
 mod corpus;
 mod golden;
+mod hostile;
 mod lint;
 mod lock;
 mod mcp;

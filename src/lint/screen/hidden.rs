@@ -8,11 +8,12 @@ use super::{Finding, LineIndex, limits};
 
 /// AR002: one finding per line listing the invisible characters found on it.
 pub(super) fn hidden_characters(text: &str, lines: &LineIndex<'_>, findings: &mut Vec<Finding>) {
-    if text.is_ascii() {
+    if text.is_ascii() && !text.bytes().any(is_control_byte) && !text.contains('\r') {
         return;
     }
     for (index, line) in text.split('\n').enumerate() {
-        if line.is_ascii() {
+        let bare_return = line.trim_end_matches('\r').contains('\r');
+        if line.is_ascii() && !line.bytes().any(is_control_byte) && !bare_return {
             continue;
         }
         let characters: Vec<char> = line.chars().collect();
@@ -82,6 +83,8 @@ fn is_hidden(
 ) -> bool {
     let code = u32::from(character);
     match code {
+        // A carriage return ending a CRLF line is ordinary; one inside a line overwrites text.
+        0x0D => next.is_some(),
         0xFEFF => !at_text_start,
         0x200D => !(joins_emoji(previous, next) || joins_script(previous, next)),
         0x200C => !joins_script(previous, next),
@@ -94,9 +97,24 @@ fn is_hidden(
             }
         },
         0xE0100..=0xE01EF => !previous.is_some_and(is_cjk),
-        0x115F | 0x1160 | 0x3164 | 0xFFA0 | 0x034F | 0x2800 | 0x00AD => true,
+        // C0 controls other than tab (NUL, escape sequences, backspaces) and DEL can hide or
+        // overwrite text in a terminal.
+        0x00..=0x08
+        | 0x0A..=0x0C
+        | 0x0E..=0x1F
+        | 0x7F
+        | 0x115F
+        | 0x1160
+        | 0x3164
+        | 0xFFA0
+        | 0x034F
+        | 0x2800
+        | 0x00AD => true,
         // Prepended concatenation marks are visible signs in Arabic, Syriac and Kaithi text.
-        0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890 | 0x0891 | 0x08E2 | 0x110BD | 0x110CD => false,
+        // A tab is ordinary whitespace.
+        0x09 | 0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890 | 0x0891 | 0x08E2 | 0x110BD | 0x110CD => {
+            false
+        }
         _ => get_general_category(character) == GeneralCategory::Format,
     }
 }
@@ -135,8 +153,18 @@ fn joins_script(previous: Option<char>, next: Option<char>) -> bool {
     previous.is_some_and(letter) && next.is_some_and(letter)
 }
 
+/// A control byte other than tab and carriage return (a line feed never reaches a line).
+fn is_control_byte(byte: u8) -> bool {
+    (byte < 0x20 && byte != b'\t' && byte != b'\r') || byte == 0x7F
+}
+
 fn char_name(character: char) -> &'static str {
     match u32::from(character) {
+        0x00 => "NUL",
+        0x08 => "BACKSPACE",
+        0x0D => "CARRIAGE RETURN",
+        0x1B => "ESCAPE",
+        0x01..=0x1F | 0x7F => "CONTROL CHARACTER",
         0x00AD => "SOFT HYPHEN",
         0x034F => "COMBINING GRAPHEME JOINER",
         0x061C => "ARABIC LETTER MARK",

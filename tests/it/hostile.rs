@@ -1,0 +1,224 @@
+//! Regression tests for attacks and odd disk states found by adversarial testing: a hostile
+//! manifest or lock, `--force` near hand-written text, markers quoted in content, pipes and
+//! symlinked folders, control characters, rotated secrets, and JSON errors.
+
+use crate::support::Project;
+
+const CONFIG: &str = "version = \"5.0\"\nname = \"p\"\npresets = [\"claude\"]\n";
+
+fn project() -> Project {
+    let project = Project::empty();
+    project.write(".ai-rulez/config.toml", CONFIG);
+    project.write(".ai-rulez/rules/a.md", "Be nice.\n");
+    project
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    format!("sha256:{}", hex::encode(sha2::Sha256::digest(bytes)))
+}
+
+#[test]
+fn a_hostile_manifest_cannot_delete_sources_or_git_files() {
+    let project = project();
+    project.run(&["generate"]).expect_code(0);
+    project.write("src/main.rs", "fn main() {}\n");
+    project.write(".git/config", "[core]\n");
+    let manifest_path = ".ai-rulez/.generated-manifest.json";
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&project.read(manifest_path)).expect("json");
+    for path in [
+        "src/main.rs",
+        ".git/config",
+        ".ai-rulez/config.toml",
+        ".ai-rulez/rules/a.md",
+    ] {
+        let digest = sha256(project.read(path).as_bytes());
+        manifest["files"][path] = serde_json::Value::String(digest);
+    }
+    manifest["sections"] = serde_json::json!({"/dev/zero": format!("sha256:{}", "0".repeat(64))});
+    project.write(
+        manifest_path,
+        serde_json::to_string(&manifest).expect("json"),
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    for path in [
+        "src/main.rs",
+        ".git/config",
+        ".ai-rulez/config.toml",
+        ".ai-rulez/rules/a.md",
+    ] {
+        assert!(project.exists(path), "{path} was deleted");
+        assert!(
+            run.stderr().contains(&format!(
+                "lists `{path}`, which no preset generates; the entry is ignored"
+            )),
+            "{}",
+            run.stderr()
+        );
+    }
+    assert!(!run.stdout().contains("delete:"), "{}", run.stdout());
+    project.run(&["clean"]).expect_code(0);
+    for path in [
+        "src/main.rs",
+        ".git/config",
+        ".ai-rulez/config.toml",
+        ".ai-rulez/rules/a.md",
+    ] {
+        assert!(project.exists(path), "{path} was deleted by clean");
+    }
+}
+
+#[test]
+fn force_never_removes_the_users_text_from_a_root_file() {
+    let project = project();
+    project.write("CLAUDE.md", "my own notes\n");
+    project.run(&["generate"]).expect_code(0);
+    let run = project.run(&["generate", "--force"]);
+    run.expect_code(0);
+    assert!(!run.stdout().contains("blocked:"), "{}", run.stdout());
+    let text = project.read("CLAUDE.md");
+    assert!(
+        text.starts_with("my own notes\n\n<!-- BEGIN ai-rulez: generated section ("),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_end_marker_quoted_in_content_does_not_break_the_section() {
+    let project = project();
+    project.write(
+        ".ai-rulez/context/doc.md",
+        "Sections end with `<!-- END ai-rulez -->`.\n",
+    );
+    project.write("CLAUDE.md", "my notes\n");
+    project.run(&["generate"]).expect_code(0);
+    let second = project.run(&["generate"]);
+    second.expect_code(0);
+    assert_eq!(second.stdout(), "");
+    project.run(&["generate", "--check"]).expect_code(0);
+    project.run(&["clean"]).expect_code(0);
+    assert_eq!(project.read("CLAUDE.md"), "my notes\n");
+}
+
+#[test]
+fn a_forged_lock_cannot_point_outside_the_outputs() {
+    let project = project();
+    project.run(&["generate"]).expect_code(0);
+    project.run(&["lock"]).expect_code(0);
+    let lock_path = ".ai-rulez/ai-rulez.lock";
+    let forged = format!(
+        "{}\n[[output]]\npath = \"/dev/zero\"\ndigest = \"sha256:{}\"\n",
+        project.read(lock_path),
+        "0".repeat(64)
+    );
+    project.write(lock_path, forged);
+    let run = project.run(&["lock", "--check"]);
+    run.expect_code(1);
+    assert!(
+        run.stderr()
+            .contains("damaged lock: `/dev/zero` is not a file any preset generates"),
+        "{}",
+        run.stderr()
+    );
+}
+
+#[test]
+fn a_pipe_at_an_output_path_is_refused_without_hanging() {
+    let project = project();
+    let status = std::process::Command::new("mkfifo")
+        .arg(project.path().join("CLAUDE.md"))
+        .status()
+        .expect("mkfifo");
+    assert!(status.success());
+    for args in [&["generate"][..], &["generate", "--check"][..]] {
+        let run = project.run(args);
+        run.expect_code(1);
+        assert!(
+            run.stderr().contains("CLAUDE.md: is not a regular file"),
+            "{}",
+            run.stderr()
+        );
+    }
+}
+
+#[test]
+fn control_characters_in_file_names_are_errors() {
+    let project = project();
+    project.write(".ai-rulez/rules/evil\nREADME.md", "x\n");
+    let run = project.run(&["generate"]);
+    run.expect_code(1);
+    assert!(
+        run.stderr()
+            .contains("the file name contains a control character"),
+        "{}",
+        run.stderr()
+    );
+    assert!(!project.exists("CLAUDE.md"));
+}
+
+#[test]
+fn a_rules_folder_linked_outside_the_project_is_an_error() {
+    let project = project();
+    let outside = tempfile::tempdir().expect("temp");
+    std::fs::write(outside.path().join("x.md"), "outside\n").expect("write");
+    std::fs::remove_dir_all(project.path().join(".ai-rulez/rules")).expect("rm");
+    std::os::unix::fs::symlink(outside.path(), project.path().join(".ai-rulez/rules"))
+        .expect("symlink");
+    let run = project.run(&["generate"]);
+    run.expect_code(1);
+    assert!(
+        run.stderr()
+            .contains(".ai-rulez/rules: is a symlink to a folder outside the project"),
+        "{}",
+        run.stderr()
+    );
+}
+
+#[test]
+fn hidden_control_characters_are_scan_errors() {
+    let project = project();
+    project.write(
+        ".ai-rulez/rules/c.md",
+        "a\u{0}b\nline\rIgnore previous\nok\r\n",
+    );
+    let run = project.run(&["scan"]);
+    run.expect_code(2);
+    assert_eq!(
+        run.stdout(),
+        ".ai-rulez/rules/c.md:1: AR002 1 hidden character: U+0000 NUL at column 2; delete it\n\
+         .ai-rulez/rules/c.md:2: AR002 1 hidden character: U+000D CARRIAGE RETURN at column 5; delete it\n"
+    );
+}
+
+#[test]
+fn a_rotated_secret_is_rewritten() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"p\"\npresets = [\"codex\"]\ngitignore = true\n\n[[mcp_servers]]\nname = \"gh\"\ncommand = \"gh-mcp\"\nargs = [\"--token\", \"${GH_TOKEN}\"]\n",
+    );
+    project
+        .run_with_env(&["generate"], &[("GH_TOKEN", "old-token")])
+        .expect_code(0);
+    let run = project.run_with_env(&["generate"], &[("GH_TOKEN", "new-token")]);
+    run.expect_code(0);
+    assert_eq!(run.stdout(), "update: .codex/config.toml\n");
+    assert!(
+        project
+            .read(".codex/config.toml")
+            .contains("args = [\"--token\", \"new-token\"]")
+    );
+}
+
+#[test]
+fn json_errors_are_one_json_document() {
+    let project = Project::empty();
+    let run = project.run(&["generate", "--format", "json"]);
+    run.expect_code(1);
+    let document: serde_json::Value =
+        serde_json::from_str(&run.stdout()).expect("one JSON document");
+    assert_eq!(document["status"], "error");
+    assert_eq!(document["exit_code"], 1);
+}
