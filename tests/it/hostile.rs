@@ -162,7 +162,7 @@ fn control_characters_in_file_names_are_errors() {
 fn a_rules_folder_linked_outside_the_project_is_an_error() {
     let project = project();
     let outside = tempfile::tempdir().expect("temp");
-    std::fs::write(outside.path().join("x.md"), "outside\n").expect("write");
+    fs_err::write(outside.path().join("x.md"), "outside\n").expect("write");
     std::fs::remove_dir_all(project.path().join(".ai-rulez/rules")).expect("rm");
     std::os::unix::fs::symlink(outside.path(), project.path().join(".ai-rulez/rules"))
         .expect("symlink");
