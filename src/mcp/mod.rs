@@ -72,6 +72,9 @@ const BARRIER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
 struct State {
     session: Session,
     projects: HashMap<PathBuf, Cached>,
+    /// Parsed items per project root, reused across reloads: after an edit only the changed
+    /// files are parsed again.
+    parses: HashMap<PathBuf, crate::content::ParseCache>,
 }
 
 /// The MCP server.
@@ -182,7 +185,8 @@ impl Server {
         let mut warnings = Vec::new();
         // A file that does not load (invalid UTF-8, broken YAML) must not take the whole project
         // down: the other items are served and the reply names the broken file.
-        let (loaded, errors) = project::load_lenient(&root, &mut warnings)?;
+        let parses = state.parses.entry(root.clone()).or_default();
+        let (loaded, errors) = project::load_lenient_cached(&root, &mut warnings, Some(parses))?;
         let problems: Vec<String> = errors
             .iter()
             .flat_map(|error| {
