@@ -40,3 +40,14 @@ pub fn is_ignored(project_root: &Path, relative: &str) -> Result<bool> {
         .map_err(|error| failure(&error))?;
     Ok(platform.is_excluded())
 }
+
+/// Where the project sits in the repository: the prefix (empty, or ending in `/`) that index
+/// paths of files inside the project start with. `None` when the repository has no work tree or
+/// the project is not inside it.
+#[must_use]
+pub fn index_prefix(repository: &gix::Repository, project_root: &Path) -> Option<String> {
+    let workdir = fs_err::canonicalize(repository.workdir()?).ok()?;
+    let root = fs_err::canonicalize(project_root).ok()?;
+    let relative = root.strip_prefix(&workdir).ok()?.to_string_lossy().replace('\\', "/");
+    Some(if relative.is_empty() { String::new() } else { format!("{relative}/") })
+}

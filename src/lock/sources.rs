@@ -30,20 +30,9 @@ impl Snapshot {
             Error::Usage(format!("cannot read the git index: {error}"))
         };
         let repository = gix::discover(project_root).map_err(|error| failure(&error))?;
-        let workdir = repository.workdir().ok_or_else(|| {
-            Error::Usage("`--staged` needs a repository with a work tree".to_owned())
+        let prefix = crate::git::index_prefix(&repository, project_root).ok_or_else(|| {
+            Error::Usage("`--staged` needs a repository with a work tree that holds the project".to_owned())
         })?;
-        let workdir = fs_err::canonicalize(workdir)?;
-        let root = fs_err::canonicalize(project_root)?;
-        let prefix = root
-            .strip_prefix(&workdir)
-            .map(|relative| relative.to_string_lossy().replace('\\', "/"))
-            .unwrap_or_default();
-        let prefix = if prefix.is_empty() {
-            String::new()
-        } else {
-            format!("{prefix}/")
-        };
         let index = repository
             .index_or_empty()
             .map_err(|error| failure(&error))?;

@@ -131,17 +131,7 @@ fn has_suffix(text: &str, suffix: &str) -> bool {
 /// Project-relative paths in the git index, or `None` outside a repository.
 fn tracked_paths(project_root: &Path) -> Option<Vec<String>> {
     let repository = gix::discover(project_root).ok()?;
-    let workdir = fs_err::canonicalize(repository.workdir()?).ok()?;
-    let root = fs_err::canonicalize(project_root).ok()?;
-    let prefix = root
-        .strip_prefix(&workdir)
-        .map(|relative| relative.to_string_lossy().replace('\\', "/"))
-        .unwrap_or_default();
-    let prefix = if prefix.is_empty() {
-        String::new()
-    } else {
-        format!("{prefix}/")
-    };
+    let prefix = crate::git::index_prefix(&repository, project_root)?;
     let index = repository.index_or_empty().ok()?;
     Some(
         index
