@@ -48,6 +48,14 @@ pub fn is_ignored(project_root: &Path, relative: &str) -> Result<bool> {
 pub fn index_prefix(repository: &gix::Repository, project_root: &Path) -> Option<String> {
     let workdir = fs_err::canonicalize(repository.workdir()?).ok()?;
     let root = fs_err::canonicalize(project_root).ok()?;
-    let relative = root.strip_prefix(&workdir).ok()?.to_string_lossy().replace('\\', "/");
-    Some(if relative.is_empty() { String::new() } else { format!("{relative}/") })
+    let relative = root
+        .strip_prefix(&workdir)
+        .ok()?
+        .to_string_lossy()
+        .replace('\\', "/");
+    Some(if relative.is_empty() {
+        String::new()
+    } else {
+        format!("{relative}/")
+    })
 }

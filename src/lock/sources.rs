@@ -31,7 +31,9 @@ impl Snapshot {
         };
         let repository = gix::discover(project_root).map_err(|error| failure(&error))?;
         let prefix = crate::git::index_prefix(&repository, project_root).ok_or_else(|| {
-            Error::Usage("`--staged` needs a repository with a work tree that holds the project".to_owned())
+            Error::Usage(
+                "`--staged` needs a repository with a work tree that holds the project".to_owned(),
+            )
         })?;
         let index = repository
             .index_or_empty()
