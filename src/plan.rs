@@ -129,6 +129,13 @@ impl Plan {
                 }
                 Ok(())
             }
+            Some(existing) if existing.writers == output.writers => Err(Error::refused(
+                &output.path,
+                format!(
+                    "two items of preset {} would both be written here (for example a rule `context-x` and a context `x`); rename one of them",
+                    output.writers.join(", ")
+                ),
+            )),
             Some(existing) => Err(Error::refused(
                 &output.path,
                 format!(

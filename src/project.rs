@@ -40,6 +40,12 @@ const CONFIG_CANDIDATES: [(&str, bool); 5] = [
 /// Returns (project root, config path relative to it, whether it is YAML).
 /// Errors: [`Error::NoProject`] when none is found.
 pub fn discover(start: &Path) -> Result<(PathBuf, &'static str, bool)> {
+    if !start.is_dir() {
+        return Err(Error::Usage(format!(
+            "`{}` is not a folder; pass the project folder (or a folder inside it) with -C",
+            start.display()
+        )));
+    }
     let start = fs_err::canonicalize(start)?;
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
@@ -225,6 +231,13 @@ fn select_domains(
 ) -> Result<Vec<String>> {
     let config = &project.config;
     let known = &project.tree.domains;
+    if let Some(profile) = profile
+        && profile.split(',').all(|name| name.trim().is_empty())
+    {
+        return Err(Error::Usage(
+            "`--profile` names no profile; give one or more names separated by commas".to_owned(),
+        ));
+    }
     let requested = profile
         .map(str::to_owned)
         .or_else(|| config.default_profile.clone())
