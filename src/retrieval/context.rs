@@ -1,0 +1,271 @@
+//! `get_context` and `explain`: everything that applies to one file or folder, nearest scope
+//! first, including instruction files the repository already has.
+
+use super::{
+    Catalog, DEFAULT_MAX_TOKENS, HashSet, Index, Item, Kind, Path, PathBuf, Provenance, Serialize,
+    applies_to, banner_provenance, estimate_tokens, is_folder, problems_text,
+};
+
+/// One thing that applies to a path, with why.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ContextEntry {
+    /// `rule`, `context`, `skill` or `instructions` (a file the repository already has).
+    pub kind: String,
+    /// Id, or the path of an instruction file.
+    pub id: String,
+    /// Title or name.
+    pub title: String,
+    /// Why it applies.
+    pub why: String,
+    /// Full text for rules and context; the description for skills; empty for instruction files.
+    pub text: String,
+}
+
+/// The reply of `get_context` / `explain`.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ContextReply {
+    /// Project name.
+    pub project: String,
+    /// The path asked about, project-relative.
+    pub path: String,
+    /// Entries, nearest scope first.
+    pub entries: Vec<ContextEntry>,
+    /// Ids of entries whose text was left out (emptied) to keep the reply within the default
+    /// token budget; the entries themselves are still listed.
+    pub cut: Vec<String>,
+    /// Files that could not be loaded; they are left out.
+    pub problems: Vec<String>,
+}
+
+/// `get_context`: everything that applies to the project-relative `path` (file or folder),
+/// nearest scope first: scoped rules and context, global ones, skills, then instruction files the
+/// repository already has (nearest folder first). With a `task`, rules and context are ordered by
+/// relevance within each group.
+#[must_use]
+pub fn get_context(catalog: &Catalog, path: &str, task: Option<&str>) -> ContextReply {
+    let project = &catalog.project;
+    let items: Vec<&Item> = catalog.view_items().collect();
+    let folder = is_folder(&project.root, path);
+    let mut scoped = Vec::new();
+    let mut global = Vec::new();
+    for item in items
+        .iter()
+        .copied()
+        .filter(|item| matches!(item.kind, Kind::Rule | Kind::Context))
+    {
+        if let Some(why) = applies_to(item, path, folder) {
+            let entry = ContextEntry {
+                kind: item.kind.noun().to_owned(),
+                id: item.id.clone(),
+                title: item.title.clone(),
+                why: format!("{} {why}", item.kind.noun()),
+                text: item.body.trim().to_owned(),
+            };
+            if item.globs.is_empty() {
+                global.push((item, entry));
+            } else {
+                scoped.push((item, entry));
+            }
+        }
+    }
+    if let Some(task) = task.filter(|task| !task.trim().is_empty()) {
+        for group in [&mut scoped, &mut global] {
+            let pool: Vec<&Item> = group.iter().map(|(item, _)| *item).collect();
+            let ranking = Index::build(&pool).rank(task);
+            let order: Vec<usize> = ranking
+                .iter()
+                .map(|(position, _)| *position)
+                .chain(0..pool.len())
+                .collect();
+            let mut seen = HashSet::new();
+            let mut reordered = Vec::new();
+            for position in order {
+                if seen.insert(position) {
+                    reordered.push(group[position].clone());
+                }
+            }
+            *group = reordered;
+        }
+    }
+    let mut entries: Vec<ContextEntry> = scoped
+        .into_iter()
+        .chain(global)
+        .map(|(_, entry)| entry)
+        .collect();
+    for item in items.iter().filter(|item| item.kind == Kind::Skill) {
+        entries.push(ContextEntry {
+            kind: "skill".to_owned(),
+            id: item.id.clone(),
+            title: item.title.clone(),
+            why: "skill available in this project".to_owned(),
+            text: item.description.clone().unwrap_or_default(),
+        });
+    }
+    entries.extend(instruction_files(&project.root, path));
+    // Like get_rules, the reply stays below what clients accept: texts that no longer fit are
+    // emptied (the entry and why it applies stay listed) and named in `cut`.
+    let mut used = 0;
+    let mut cut = Vec::new();
+    for entry in &mut entries {
+        let cost = estimate_tokens(&entry.text) + estimate_tokens(&entry.why) + 20;
+        if used + cost > DEFAULT_MAX_TOKENS {
+            if !entry.text.is_empty() {
+                entry.text.clear();
+                cut.push(entry.id.clone());
+            }
+            used += estimate_tokens(&entry.why) + 20;
+        } else {
+            used += cost;
+        }
+    }
+    ContextReply {
+        project: project.config.name.clone(),
+        path: path.to_owned(),
+        entries,
+        cut,
+        problems: catalog.problems.clone(),
+    }
+}
+
+/// Hand-written instruction files the repository already has that apply to `path`: AGENTS.md and
+/// CLAUDE.md in the path's folder and each parent up to the root (nearest first), then
+/// `.cursor/rules/*.mdc` and `.claude/rules/*.md` whose globs match. Files ai-rulez generated are
+/// skipped: their content is already listed above.
+fn instruction_files(root: &Path, path: &str) -> Vec<ContextEntry> {
+    let mut entries = Vec::new();
+    let mut folders: Vec<String> = Vec::new();
+    let is_dir = root.join(path).is_dir();
+    let mut current: Option<&str> = if is_dir {
+        Some(path)
+    } else {
+        path.rsplit_once('/').map(|(folder, _)| folder)
+    };
+    while let Some(folder) = current {
+        if !folder.is_empty() {
+            folders.push(folder.to_owned());
+        }
+        current = folder.rsplit_once('/').map(|(parent, _)| parent);
+    }
+    folders.push(String::new());
+    for folder in folders {
+        for name in ["AGENTS.md", "CLAUDE.md"] {
+            let relative = if folder.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{folder}/{name}")
+            };
+            let Ok(bytes) = fs_err::read(root.join(&relative)) else {
+                continue;
+            };
+            if banner_provenance(&bytes) != Provenance::NoBanner {
+                continue;
+            }
+            let place = if folder.is_empty() {
+                "the project root".to_owned()
+            } else {
+                format!("`{folder}/`")
+            };
+            entries.push(ContextEntry {
+                kind: "instructions".to_owned(),
+                id: relative.clone(),
+                title: name.to_owned(),
+                why: format!("{name} in {place}, an enclosing folder"),
+                text: String::new(),
+            });
+        }
+    }
+    for (folder, extension, key) in [
+        (".cursor/rules", "mdc", "globs"),
+        (".claude/rules", "md", "paths"),
+    ] {
+        let Ok(listing) = fs_err::read_dir(root.join(folder)) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = listing
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .collect();
+        files.sort();
+        for file in files {
+            if file.extension().is_none_or(|found| found != extension) {
+                continue;
+            }
+            let Ok(bytes) = fs_err::read(&file) else {
+                continue;
+            };
+            if banner_provenance(&bytes) != Provenance::NoBanner {
+                continue;
+            }
+            let relative = format!(
+                "{folder}/{}",
+                file.file_name()
+                    .map(|name| name.to_string_lossy())
+                    .unwrap_or_default()
+            );
+            let Ok(document) = crate::frontmatter::parse(&relative, &bytes) else {
+                continue;
+            };
+            let globs = document
+                .values
+                .get(key)
+                .and_then(crate::scope::split_globs)
+                .unwrap_or_default();
+            let applies = if globs.is_empty() {
+                document.values.get("alwaysApply") == Some(&serde_json::Value::Bool(true))
+                    || key == "paths"
+            } else {
+                crate::scope::matcher(&globs).is_some_and(|matcher| matcher.is_match(path))
+            };
+            if applies {
+                entries.push(ContextEntry {
+                    kind: "instructions".to_owned(),
+                    id: relative.clone(),
+                    title: relative.clone(),
+                    why: if globs.is_empty() {
+                        "always applies".to_owned()
+                    } else {
+                        format!("`{key}: {}` matches", globs.join(","))
+                    },
+                    text: String::new(),
+                });
+            }
+        }
+    }
+    entries
+}
+
+/// Renders a context reply as text (the same for the model and for `explain`).
+#[must_use]
+pub fn context_text(reply: &ContextReply) -> String {
+    if reply.entries.is_empty() {
+        return format!(
+            "Nothing in `{}` applies to `{}`.\n{}",
+            reply.project,
+            reply.path,
+            problems_text(&reply.problems)
+        );
+    }
+    let mut text = format!(
+        "What applies to `{}` in `{}` (nearest scope first):\n",
+        reply.path, reply.project
+    );
+    for entry in &reply.entries {
+        text.push_str(&format!(
+            "\n## {} {} (`{}`)\nWhy: {}\n",
+            entry.kind, entry.title, entry.id, entry.why
+        ));
+        if !entry.text.is_empty() {
+            text.push('\n');
+            text.push_str(&entry.text);
+            text.push('\n');
+        }
+    }
+    if !reply.cut.is_empty() {
+        text.push_str(&format!(
+            "\nThe texts of {} entr(y/ies) were left out to keep the reply small: {}. Read them with get_rules and `include`, or read_rule / read_context.\n",
+            reply.cut.len(),
+            reply.cut.join(", ")
+        ));
+    }
+    text.push_str(&problems_text(&reply.problems));
+    text
+}

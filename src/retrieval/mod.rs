@@ -1,0 +1,382 @@
+//! Choosing what a change needs: the rules for some paths and a task (`get_rules`), rules by topic
+//! (`search_rules`), and everything that applies to one file or folder (`get_context`, and the
+//! CLI `explain`). Applicability comes from the one selector in [`crate::scope`]; ranking from
+//! [`crate::search`].
+
+mod context;
+mod rules;
+mod topic;
+
+pub use context::{ContextEntry, ContextReply, context_text, get_context};
+pub use rules::{get_rules, rules_text};
+pub use topic::{SearchReply, search_rules, search_text};
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use globset::{Candidate, GlobSet};
+use serde::Serialize;
+
+use crate::content::{Activation, Item, Kind, Priority};
+use crate::hash::{Provenance, banner_provenance};
+use crate::project::Project;
+use crate::search::Index;
+
+/// Characters of the task considered for ranking.
+const TASK_CHARS: usize = 500;
+/// Default reply budget in estimated tokens: clients such as Claude Code reject tool results over
+/// 25,000 tokens, so replies stay well below that unless the caller asks for less.
+pub const DEFAULT_MAX_TOKENS: usize = 20_000;
+/// A ranked rule is sent in full when its score is at least this share of the best score.
+const RELEVANCE_SHARE: f64 = 0.5;
+/// At most this many ranked (not always-on) rules are sent in full.
+const MAX_RANKED: usize = 8;
+/// At most this many cut rules are named; the rest are counted, so a project with thousands of
+/// matching rules cannot blow the reply past the client's size cap through the list alone.
+const MAX_CUT_NAMED: usize = 100;
+
+/// Estimated tokens of a text (4 bytes per token, rounded up).
+#[must_use]
+pub fn estimate_tokens(text: &str) -> usize {
+    text.len().div_ceil(4)
+}
+
+/// What one MCP session remembers: rules already sent (by project root and id).
+#[derive(Debug, Default)]
+pub struct Session {
+    sent: HashSet<(PathBuf, String)>,
+}
+
+/// A rule reference (id and title).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct RuleRef {
+    /// Rule id.
+    pub id: String,
+    /// Rule title.
+    pub title: String,
+}
+
+/// A rule sent in full.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct SentRule {
+    /// Rule id.
+    pub id: String,
+    /// Rule title.
+    pub title: String,
+    /// `critical` … `minimal`.
+    pub priority: String,
+    /// Where it applies: `global` or its globs.
+    pub scope: String,
+    /// Why it was chosen.
+    pub reason: String,
+    /// Body text.
+    pub body: String,
+}
+
+/// The reply of `get_rules`.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct RulesReply {
+    /// Project name.
+    pub project: String,
+    /// Rules sent in full, in order.
+    pub rules: Vec<SentRule>,
+    /// Other rules covering the paths, not chosen for the task (ask for them with `include`).
+    pub others: Vec<RuleRef>,
+    /// How many more such rules exist than `others` names (left out to keep the reply small).
+    pub others_more: usize,
+    /// How many chosen rules were not repeated because this session already has them.
+    pub already_sent: usize,
+    /// Paths left out because they are outside the project.
+    pub outside_paths: Vec<String>,
+    /// Rules cut to stay within `max_tokens` (at most 100 named).
+    pub cut: Vec<RuleRef>,
+    /// How many more rules were cut than `cut` names.
+    pub cut_more: usize,
+    /// Ids in `include` that name no rule.
+    pub unknown_ids: Vec<String>,
+    /// Whether a task was given (without one, every applicable rule is sent).
+    pub had_task: bool,
+    /// Files that could not be loaded (`file:line: message`); they are left out, the rest is
+    /// served.
+    pub problems: Vec<String>,
+}
+
+/// Arguments of `get_rules`.
+#[derive(Debug, Clone, Default)]
+pub struct RulesRequest {
+    /// Paths of the files to change (absolute, or relative to the project root).
+    pub paths: Vec<String>,
+    /// One sentence about the change.
+    pub task: Option<String>,
+    /// Rule ids wanted in full whatever the ranking.
+    pub include: Vec<String>,
+    /// Send rules again even if this session already has them.
+    pub refresh: bool,
+    /// Reply budget in estimated tokens.
+    pub max_tokens: Option<usize>,
+}
+
+/// A loaded project with everything the reading tools need, built once per load so that a call
+/// only matches and ranks: the default view's items, the active rules with their compiled glob
+/// matchers, and the search index over those rules. Files that failed to load are kept as
+/// `problems` and named in every reply, while the rest of the project is served.
+#[derive(Debug)]
+pub struct Catalog {
+    /// The project.
+    pub project: Arc<Project>,
+    /// Positions in `project.tree.items` of the default view's items, in view order.
+    view: Vec<usize>,
+    /// Positions in `project.tree.items` of the active rules, in priority order.
+    rules: Vec<usize>,
+    /// One matcher per entry of `rules`: `None` for a global rule. A rule whose globs do not
+    /// compile gets an empty matcher and so applies nowhere, as with [`crate::scope::matcher`].
+    matchers: Vec<Option<GlobSet>>,
+    /// Scoped rules by the literal folder prefix of their globs (`src/db/` for `src/db/**`; the
+    /// empty string when a glob has none, such as `**/*.rs`). A file can only match a glob whose prefix is one
+    /// of its ancestor folders, so a call tests a few matchers instead of every rule's.
+    by_prefix: HashMap<String, Vec<usize>>,
+    /// BM25 index over `rules` (positions are indexes into `rules`).
+    index: Index,
+    /// Load errors (`file:line: message`): those files are left out of every reply.
+    pub problems: Vec<String>,
+}
+
+impl Catalog {
+    /// Builds the catalog of `project`; `problems` are the load errors of files left out.
+    #[must_use]
+    pub fn new(project: Arc<Project>, mut problems: Vec<String>) -> Self {
+        let mut warnings = Vec::new();
+        let view: Vec<usize> = match crate::project::view(&project, None, &mut warnings) {
+            Ok(view) => {
+                // The view borrows items from the tree; the catalog keeps their positions
+                // instead, so it can own the project without borrowing from itself.
+                let positions: HashMap<*const Item, usize> = project
+                    .tree
+                    .items
+                    .iter()
+                    .enumerate()
+                    .map(|(position, item)| (std::ptr::from_ref(item), position))
+                    .collect();
+                view.items
+                    .iter()
+                    .filter_map(|item| positions.get(&std::ptr::from_ref(*item)).copied())
+                    .collect()
+            }
+            Err(error) => {
+                // A broken view (two items with one id) serves nothing but says why.
+                problems.extend(error.to_string().lines().map(str::to_owned));
+                Vec::new()
+            }
+        };
+        let rules: Vec<usize> = view
+            .iter()
+            .copied()
+            .filter(|position| project.tree.items[*position].kind == Kind::Rule)
+            .collect();
+        let matchers = rules
+            .iter()
+            .map(|position| {
+                let item = &project.tree.items[*position];
+                (!item.globs.is_empty())
+                    .then(|| crate::scope::matcher(&item.globs).unwrap_or_else(GlobSet::empty))
+            })
+            .collect();
+        let mut by_prefix: HashMap<String, Vec<usize>> = HashMap::new();
+        for (number, position) in rules.iter().enumerate() {
+            let mut prefixes: Vec<String> = project.tree.items[*position]
+                .globs
+                .iter()
+                .map(|glob| glob_prefix(glob))
+                .collect();
+            prefixes.sort();
+            prefixes.dedup();
+            for prefix in prefixes {
+                by_prefix.entry(prefix).or_default().push(number);
+            }
+        }
+        let index = {
+            let items: Vec<&Item> = rules
+                .iter()
+                .map(|position| &project.tree.items[*position])
+                .collect();
+            Index::build(&items)
+        };
+        Self {
+            project,
+            view,
+            rules,
+            matchers,
+            by_prefix,
+            index,
+            problems,
+        }
+    }
+
+    fn rule(&self, number: usize) -> &Item {
+        &self.project.tree.items[self.rules[number]]
+    }
+
+    fn view_items(&self) -> impl Iterator<Item = &Item> {
+        self.view
+            .iter()
+            .map(|position| &self.project.tree.items[*position])
+    }
+
+    /// Rule numbers whose globs may match the file `path`: those filed under one of its ancestor
+    /// folders, and those without a literal prefix.
+    fn candidates_for_file(&self, path: &str) -> Vec<usize> {
+        std::iter::once("")
+            .chain(path.match_indices('/').map(|(index, _)| &path[..=index]))
+            .filter_map(|folder| self.by_prefix.get(folder))
+            .flatten()
+            .copied()
+            .collect()
+    }
+}
+
+/// The literal folder part of a glob as [`crate::scope::matcher`] anchors it: up to the last `/`
+/// before the first wildcard; empty for a pattern without `/` (it matches at any depth).
+fn glob_prefix(glob: &str) -> String {
+    let pattern = glob.trim_start_matches("./");
+    if !pattern.contains('/') {
+        return String::new();
+    }
+    let pattern = pattern.trim_start_matches('/');
+    let literal: &str = pattern
+        .find(['*', '?', '[', '{', '\\'])
+        .map_or(pattern, |index| &pattern[..index]);
+    literal
+        .rfind('/')
+        .map_or_else(String::new, |index| literal[..=index].to_owned())
+}
+
+/// Active rules of the project's default view, in priority order.
+#[must_use]
+pub fn active_rules(catalog: &Catalog) -> Vec<&Item> {
+    (0..catalog.rules.len())
+        .map(|number| catalog.rule(number))
+        .collect()
+}
+
+/// Turns a user path into a project-relative `/` path; `None` when it leaves the project.
+#[must_use]
+pub fn project_relative(root: &Path, path: &str) -> Option<String> {
+    let candidate = Path::new(path);
+    let relative = if candidate.is_absolute() {
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        let absolute = candidate
+            .canonicalize()
+            .unwrap_or_else(|_| candidate.to_path_buf());
+        absolute.strip_prefix(&root).ok()?.to_path_buf()
+    } else {
+        candidate.to_path_buf()
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for component in relative.components() {
+        match component {
+            Component::Normal(part) => parts.push(part.to_string_lossy().into_owned()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                parts.pop()?;
+            }
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// Whether the project-relative `path` names a folder: it ends in `/` or is a directory on disk.
+/// Paths of files that do not exist yet count as files.
+#[must_use]
+pub fn is_folder(root: &Path, path: &str) -> bool {
+    path.is_empty() || path.ends_with('/') || root.join(path).is_dir()
+}
+
+/// Why `item` applies to the project-relative `path` (a file or, with `folder`, a folder), if it
+/// does.
+#[must_use]
+pub fn applies_to(item: &Item, path: &str, folder: bool) -> Option<String> {
+    if item.globs.is_empty() {
+        return Some("applies everywhere".to_owned());
+    }
+    let matcher = crate::scope::matcher(&item.globs)?;
+    applies_with(item, &matcher, &Candidate::new(path), path, folder)
+}
+
+/// [`applies_to`] with the item's compiled matcher and the path prepared once.
+fn applies_with(
+    item: &Item,
+    matcher: &GlobSet,
+    candidate: &Candidate<'_>,
+    path: &str,
+    folder: bool,
+) -> Option<String> {
+    if matcher.is_match_candidate(candidate) {
+        let globs: Vec<String> = item.globs.iter().map(|glob| format!("`{glob}`")).collect();
+        return Some(format!("{} matches `{path}`", globs.join(", ")));
+    }
+    // Only a folder is covered by a glob that reaches inside it (or inside which it lies); a
+    // file such as `src/a.js` must not match `src/**/*.ts` just because both start with `src/`.
+    if !folder {
+        return None;
+    }
+    let folder = format!("{}/", path.trim_end_matches('/'));
+    item.globs.iter().find_map(|glob| {
+        let fixed: String = glob
+            .chars()
+            .take_while(|character| !"*?[{".contains(*character))
+            .collect();
+        (fixed.starts_with(&folder) || (!fixed.is_empty() && folder.starts_with(&fixed))).then(
+            || {
+                format!(
+                    "`{glob}` covers files in `{}`",
+                    folder.trim_end_matches('/')
+                )
+            },
+        )
+    })
+}
+
+fn scope_text(item: &Item) -> String {
+    if item.globs.is_empty() {
+        "global".to_owned()
+    } else {
+        item.globs.join(", ")
+    }
+}
+
+/// Whether a rule is sent whatever the task: `always: true`, an explicit `activation: always`,
+/// or `priority: critical`.
+#[must_use]
+pub fn is_always(item: &Item) -> bool {
+    item.always
+        || item.priority == Priority::Critical
+        || (item.activation == Activation::Always && item.frontmatter.contains_key("activation"))
+}
+
+fn sent_rule(item: &Item, reason: &str) -> SentRule {
+    SentRule {
+        id: item.id.clone(),
+        title: item.title.clone(),
+        priority: item.priority.name().to_owned(),
+        scope: scope_text(item),
+        reason: reason.to_owned(),
+        body: item.body.trim().to_owned(),
+    }
+}
+
+/// A note naming the files left out because they could not be loaded (empty when none).
+fn problems_text(problems: &[String]) -> String {
+    if problems.is_empty() {
+        return String::new();
+    }
+    let mut text = format!(
+        "\n{} problem(s) in the project's files; these files were left out and everything else was served. Fix them (read_config and validate_config help):\n",
+        problems.len()
+    );
+    for problem in problems {
+        text.push_str(&format!("- {problem}\n"));
+    }
+    text
+}
