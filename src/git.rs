@@ -59,3 +59,24 @@ pub fn index_prefix(repository: &gix::Repository, project_root: &Path) -> Option
         format!("{relative}/")
     })
 }
+
+/// Whether the git index holds the project-relative `relative` path (a tracked file). Outside a
+/// repository nothing is tracked.
+///
+/// Errors: [`Error::Usage`] when the repository exists but its index cannot be read.
+pub fn is_tracked(project_root: &Path, relative: &str) -> Result<bool> {
+    let Ok(repository) = gix::discover(project_root) else {
+        return Ok(false);
+    };
+    let Some(prefix) = index_prefix(&repository, project_root) else {
+        return Ok(false);
+    };
+    let index = repository
+        .index_or_empty()
+        .map_err(|error| Error::Usage(format!("cannot read the git index: {error}")))?;
+    let wanted = format!("{prefix}{relative}");
+    Ok(index
+        .entries()
+        .iter()
+        .any(|entry| entry.path(&index) == wanted.as_str()))
+}

@@ -10,10 +10,11 @@ pub fn run(global: &Global, args: &ExplainArgs) -> anyhow::Result<u8> {
     let mut warnings = Vec::new();
     let project = crate::project::load(&global.start, &mut warnings)?;
     print_warnings(global, &warnings);
+    // A relative path is relative to where the command runs (as in a shell), not to the root.
     let absolute = if std::path::Path::new(&args.path).is_absolute() {
         std::path::PathBuf::from(&args.path)
     } else {
-        global.start.join(&args.path)
+        fs_err::canonicalize(&global.start)?.join(&args.path)
     };
     let Some(relative) =
         crate::retrieval::project_relative(&project.root, &absolute.to_string_lossy())

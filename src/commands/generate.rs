@@ -105,10 +105,18 @@ pub fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8> {
                     "{differing} generated file(s) differ from their sources; run `ai-rulez generate` and commit the result"
                 ));
             }
+            if in_the_way(&report) {
+                err(IN_THE_WAY_HINT);
+            }
         }
         Mode::DryRun => {
             for change in &report.changes {
                 out(&format!("{}: {}", change.status.action_word(), change.path));
+            }
+            // The dry run predicts the real run: it would refuse, so say so and exit 1.
+            if in_the_way(&report) && !config.force {
+                err(IN_THE_WAY_HINT);
+                return Ok(1);
             }
         }
         Mode::Write => {
@@ -147,6 +155,17 @@ pub fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8> {
         }
     }
     Ok(if drift { 2 } else { 0 })
+}
+
+/// What to do about `edited:` and `blocked:` paths.
+const IN_THE_WAY_HINT: &str = "`generate` refuses while files it cannot prove it wrote are in the way: move hand edits into .ai-rulez/ (or the files elsewhere), then run `ai-rulez generate --force`, which replaces only those files (hand-written root files keep their text)";
+
+/// Whether hand edits or hand-written files block a write run.
+fn in_the_way(report: &crate::write::Report) -> bool {
+    report
+        .changes
+        .iter()
+        .any(|change| matches!(change.status, Status::Edited | Status::Blocked))
 }
 
 fn status_name(mode: Mode, status: Status) -> &'static str {

@@ -75,15 +75,12 @@ pub fn render(
             .filter(|preset| lacks(preset))
             .map(|preset| preset.name.as_str())
             .collect();
-        if present && !missing.is_empty() {
+        // Only when no enabled preset can hold them: then they reach no assistant at all. Which
+        // preset writes what is in the README's preset table.
+        if present && !missing.is_empty() && missing.len() == presets.len() {
             plan.warnings.push(format!(
-                "{what} are not written for {}: ai-rulez has no project file for them in {} yet",
-                missing.join(", "),
-                if missing.len() == 1 {
-                    "that assistant"
-                } else {
-                    "those assistants"
-                }
+                "{what} are not written: none of the enabled presets ({}) has a project file for them yet",
+                missing.join(", ")
             ));
         }
     }

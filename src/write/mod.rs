@@ -186,10 +186,7 @@ pub fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) -> Resu
         })
         .collect();
     if mode == Mode::Write && !refused.is_empty() && !settings.force {
-        return Err(Error::refused(
-            refused.join("\n"),
-            "refused; nothing was written. Move the file(s) away, or run again with `--force` to overwrite them",
-        ));
+        return Err(Error::refused(refused.join("\n"), "nothing was written"));
     }
     state.secret_gate()?;
     if mode == Mode::Write {
@@ -341,6 +338,15 @@ impl<'a> State<'a> {
                     .ignore_entries
                     .iter()
                     .any(|entry| entry == &format!("/{path}"));
+            // An ignore rule does not apply to a file git already tracks: such a file would
+            // still be committed with the secret in it.
+            if crate::git::is_tracked(self.settings.root, path)? {
+                return Err(Error::refused(
+                    path,
+                    "would hold a resolved secret (a `${VAR}` this format cannot reference), but git tracks this file, \
+                     so it would be committed even though it is ignored; run `git rm --cached` on it first",
+                ));
+            }
             if in_block || crate::git::is_ignored(self.settings.root, path)? {
                 continue;
             }

@@ -40,9 +40,16 @@ impl State<'_> {
                 } else {
                     "not provably unedited"
                 };
-                self.report.warnings.push(format!(
-                    "{path}: no longer generated but {reason}; kept, and now yours to delete"
-                ));
+                let what = if self.settings.clean {
+                    format!(
+                        "{path}: {reason} since ai-rulez wrote it; kept, and now yours to delete"
+                    )
+                } else {
+                    format!(
+                        "{path}: no longer generated but {reason}; kept, and now yours to delete"
+                    )
+                };
+                self.report.warnings.push(what);
                 self.record(path, Status::Kept, Some(reason.to_owned()));
             }
         }

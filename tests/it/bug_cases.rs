@@ -404,7 +404,7 @@ fn b10_clean_never_deletes_hand_written_or_edited_files() {
     assert_eq!(fresh.read("CLAUDE.md"), edited);
     assert!(
         clean.stderr().contains(
-            "warning: CLAUDE.md: no longer generated but edited by hand; kept, and now yours to delete"
+            "warning: CLAUDE.md: edited by hand since ai-rulez wrote it; kept, and now yours to delete"
         ),
         "{}",
         clean.stderr()

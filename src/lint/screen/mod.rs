@@ -80,15 +80,22 @@ impl ScreenKind {
     }
 }
 
+/// Warning-level codes that still refuse untrusted text: an agent must not be able to save an
+/// instruction-like HTML comment, a prompt-injection phrase or a fake role tag as a rule.
+const UNTRUSTED_REFUSED_CODES: [&str; 3] = ["AR003", "AR004", "AR018"];
+
 /// Why untrusted text (an MCP write, a learned rule) must not be saved: every error finding of
-/// [`screen`], and any HTML comment at all, since a comment is read by assistants but hidden
-/// from a reviewer of the rendered Markdown. Empty when the text may be saved. Each reason
-/// names the code and the line.
+/// [`screen`], instruction-like HTML comments, prompt-injection phrases and fake role tags (see
+/// [`UNTRUSTED_REFUSED_CODES`]), and any HTML comment at all, since a comment is read by
+/// assistants but hidden from a reviewer of the rendered Markdown. Empty when the text may be
+/// saved. Each reason names the code and the line.
 #[must_use]
 pub fn untrusted_refusals(text: &str, kind: ScreenKind) -> Vec<String> {
     let mut reasons: Vec<String> = screen(text, kind)
         .into_iter()
-        .filter(|finding| finding.severity == Severity::Error || finding.code == "AR003")
+        .filter(|finding| {
+            finding.severity == Severity::Error || UNTRUSTED_REFUSED_CODES.contains(&finding.code)
+        })
         .map(|finding| match finding.line {
             Some(line) => format!("{} on line {line}: {}", finding.code, finding.message),
             None => format!("{}: {}", finding.code, finding.message),
