@@ -460,10 +460,3 @@ pub fn slug(name: &str) -> String {
     }
     id.trim_end_matches('-').to_owned()
 }
-
-/// Sorts items for rendering: priority (critical first), then id, then kind.
-pub fn sort_items(items: &mut [Item]) {
-    items.sort_by(|left, right| {
-        (left.priority, &left.id, left.kind).cmp(&(right.priority, &right.id, right.kind))
-    });
-}

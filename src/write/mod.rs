@@ -11,7 +11,6 @@ mod orphans;
 mod section;
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::error::{Error, Result};
@@ -365,14 +364,4 @@ fn without_banner(markdown: &Markdown) -> Vec<u8> {
     let mut bytes = markdown.bytes[..banner_start].to_vec();
     bytes.extend_from_slice(markdown.body());
     bytes
-}
-
-/// Lists what changed, for messages: `(status word, path)` pairs in path order.
-#[must_use]
-pub fn summary(report: &Report) -> BTreeMap<Status, usize> {
-    let mut counts = BTreeMap::new();
-    for change in &report.changes {
-        *counts.entry(change.status).or_insert(0) += 1;
-    }
-    counts
 }
