@@ -5,6 +5,8 @@
 //! Data flow: [`project::load`] → [`project::view`] → [`presets::render::render`] → [`plan::Plan`]
 //! → [`write::apply`].
 
+#![warn(missing_docs)]
+
 pub mod authoring;
 pub mod cli;
 pub mod commands;
