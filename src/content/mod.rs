@@ -348,7 +348,7 @@ pub(crate) fn interpret(
 
 /// Checks that `document` is a valid item of `kind` (the same rules as loading).
 ///
-/// Errors: as [`interpret`].
+/// Errors: the same located errors as loading (unknown priority or activation, incoherent keys).
 pub fn check(kind: Kind, id: &str, source_path: &str, document: Document) -> Result<()> {
     interpret(
         kind,

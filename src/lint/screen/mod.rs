@@ -85,8 +85,8 @@ impl ScreenKind {
 const UNTRUSTED_REFUSED_CODES: [&str; 3] = ["AR003", "AR004", "AR018"];
 
 /// Why untrusted text (an MCP write, a learned rule) must not be saved: every error finding of
-/// [`screen`], instruction-like HTML comments, prompt-injection phrases and fake role tags (see
-/// [`UNTRUSTED_REFUSED_CODES`]), and any HTML comment at all, since a comment is read by
+/// [`screen`], instruction-like HTML comments, prompt-injection phrases and fake role tags (AR003,
+/// AR004, AR018), and any HTML comment at all, since a comment is read by
 /// assistants but hidden from a reviewer of the rendered Markdown. Empty when the text may be
 /// saved. Each reason names the code and the line.
 #[must_use]
