@@ -187,6 +187,7 @@ pub fn create_item(
             ),
         ));
     }
+    check_unique(project, location, &path)?;
     let content = with_metadata(content, priority, targets);
     check_content(&path, location, &content)?;
     crate::write::write_file(&project.root, &path, content.as_bytes())?;
@@ -458,4 +459,56 @@ pub fn set_default_profile(project: &Project, name: &str) -> Result<()> {
         document.insert("default", toml_edit::value(name));
         Ok(())
     })
+}
+
+/// Checks a project `name` or `description` an agent wants to set: it is rendered into every
+/// root file, so it gets the same screening as item text, and a name must be one line.
+///
+/// Errors: [`Error::Refused`] with the reasons (`Not saved: ...`).
+pub fn check_project_text(key: &str, value: &str) -> Result<()> {
+    let mut problems =
+        crate::lint::screen::untrusted_refusals(value, crate::lint::screen::ScreenKind::Rule);
+    if key == "name" && value.chars().any(char::is_control) {
+        problems.push("a project name must be one line without control characters".to_owned());
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::refused(
+            format!("config `{key}`"),
+            format!("Not saved: {}", problems.join("; ")),
+        ))
+    }
+}
+
+/// Refuses a new item whose id another layer of the default selection already uses: both would
+/// load together and `generate` would stop on the clash.
+fn check_unique(project: &Project, location: &ItemLocation, path: &str) -> Result<()> {
+    let clash = project.tree.items.iter().find(|item| {
+        item.kind == location.kind
+            && item.id == location.name
+            && item.layer.rank() == item_rank(location)
+    });
+    match clash {
+        Some(item) => Err(Error::refused(
+            path,
+            format!(
+                "{} `{}` already exists at {}; pick another name (items with one id in two domains clash)",
+                location.kind.noun(),
+                location.name,
+                item.source_path
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn item_rank(location: &ItemLocation) -> u8 {
+    if location.local {
+        Layer::Local.rank()
+    } else if let Some(domain) = &location.domain {
+        Layer::Domain(domain.clone()).rank()
+    } else {
+        Layer::Root.rank()
+    }
 }

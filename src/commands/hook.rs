@@ -43,12 +43,16 @@ pub fn install(global: &Global) -> anyhow::Result<u8> {
             out(&format!("unchanged: {}", hook.display()));
             return Ok(0);
         }
-        if !existing.contains(MARKER) {
+        if existing.contains(MARKER) {
             bail!(
-                "{} exists and was not written by ai-rulez; it is left alone. To chain the check, add this line to it:\n    ai-rulez lock --check --staged || exit 1",
+                "{} was written by ai-rulez and then edited; it is left alone. Keep your edits and make sure it still runs:\n    ai-rulez lock --check --staged || exit 1\nor delete it and run `ai-rulez hook install` again",
                 hook.display()
             );
         }
+        bail!(
+            "{} exists and was not written by ai-rulez; it is left alone. To chain the check, add this line to it:\n    ai-rulez lock --check --staged || exit 1",
+            hook.display()
+        );
     }
     fs_err::create_dir_all(&hooks_dir)?;
     let relative = hook

@@ -95,7 +95,7 @@ fn sarif(report: &Report, command: &str) -> Value {
                 .position(|entry| entry.code == finding.code);
             let mut location = json!({
                 "physicalLocation": {
-                    "artifactLocation": { "uri": finding.file, "uriBaseId": "%SRCROOT%" },
+                    "artifactLocation": { "uri": uri_reference(&finding.file), "uriBaseId": "%SRCROOT%" },
                 }
             });
             if let Some(line) = finding.line.filter(|line| *line >= 1) {
@@ -165,6 +165,21 @@ fn github_line(finding: &Finding) -> String {
     )
 }
 
+/// A project path as a relative URI reference (RFC 3986): unreserved characters and `/` stay,
+/// every other byte is percent-encoded, so a `#`, `%` or space in a file name cannot change
+/// which file code scanning points at.
+fn uri_reference(path: &str) -> String {
+    let mut encoded = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            encoded.push(char::from(byte));
+        } else {
+            encoded.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    encoded
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,6 +234,18 @@ mod tests {
         assert_eq!(
             run["tool"]["driver"]["rules"][0]["properties"]["security-severity"],
             "8.0"
+        );
+    }
+
+    #[test]
+    fn sarif_uris_are_percent_encoded() {
+        assert_eq!(
+            super::uri_reference(".ai-rulez/rules/sec urity#1%.md"),
+            ".ai-rulez/rules/sec%20urity%231%25.md"
+        );
+        assert_eq!(
+            super::uri_reference("skills/dé/SKILL.md"),
+            "skills/d%C3%A9/SKILL.md"
         );
     }
 }

@@ -173,6 +173,27 @@ fn scan_bytes(
 fn scan_mcp_servers(project: &Project, report: &mut Report, texts: &mut Texts) {
     let config_text =
         fs_err::read_to_string(project.root.join(&project.config_relative)).unwrap_or_default();
+    // The project's name and description are rendered into every root file, so they are
+    // screened like any rule text.
+    let fields = [
+        ("name", Some(project.config.name.as_str())),
+        ("description", project.config.description.as_deref()),
+    ];
+    for (key, value) in fields {
+        let Some(value) = value else {
+            continue;
+        };
+        let line = config_text
+            .lines()
+            .position(|text| text.trim_start().starts_with(key) && text.contains(['=', ':']))
+            .map(|index| index + 1);
+        for finding in screen(value, ScreenKind::Rule) {
+            let mut finding = finding.relocate(&project.config_relative, 1);
+            finding.line = line;
+            finding.message = format!("config `{key}`: {}", finding.message);
+            report.findings.push(finding);
+        }
+    }
     for server in &project.config.mcp_servers {
         let line = server_line(&config_text, &server.name);
         for finding in screen(&mcp_server_text(server), ScreenKind::McpServer) {

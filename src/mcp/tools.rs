@@ -456,6 +456,12 @@ pub(super) fn call(
                         )));
                     }
                 }
+                if let Some(value) = &args.name {
+                    authoring::check_project_text("name", value)?;
+                }
+                if let Some(value) = &args.description {
+                    authoring::check_project_text("description", value)?;
+                }
                 let mut changed = Vec::new();
                 authoring::edit_config(project, |document| {
                     if let Some(value) = &args.name {
@@ -564,6 +570,9 @@ pub(super) fn call(
         }
         "init_project" => {
             let args: InitArgs = parse(arguments)?;
+            if let Some(name) = &args.name {
+                authoring::check_project_text("name", name).map_err(|error| error.to_string())?;
+            }
             let start = server.start_for(args.working_directory.as_deref(), None)?;
             let presets = args.presets.unwrap_or_else(|| {
                 vec!["claude".to_owned(), "cursor".to_owned(), "codex".to_owned()]

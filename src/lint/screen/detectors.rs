@@ -47,7 +47,9 @@ pub(super) static DETECTORS: LazyLock<Detectors> = LazyLock::new(|| {
         ("AR001", "Google API key", r"\b(AIza[0-9A-Za-z_-]{35})".into(), judge_secret, false),
         ("AR001", "Stripe live key", r"\b((?:sk|rk)_live_[0-9A-Za-z]{24,})".into(), judge_secret, false),
         ("AR001", "JSON Web Token", r"\b(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})".into(), judge_secret, false),
-        ("AR001", "hard-coded password", r#"(?i)\b\w*(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token)["']?\s*[:=]\s*["']([^"'\s]{6,})["']"#.into(), judge_password, false),
+        ("AR001", "hard-coded password", r#"(?i)\b\w*(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?key|token)\w*["']?\s*[:=]\s*["']([^"'\s]{6,})["']"#.into(), judge_password, false),
+        ("AR001", "secret in an environment assignment", r#"\b[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|ACCESS_KEY)[A-Z0-9_]*=([^\s"'$]{12,})"#.into(), judge_password, false),
+        ("AR001", "credentials in a URL", r#"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@'"]+:([^\s:/@'"$]{6,})@[^\s/'"]+"#.into(), judge_password, false),
         // AR003 instruction-like comments.
         ("AR003", "HTML comment", r"(?s)<!--(.*?)-->".into(), judge_comment, false),
         ("AR003", "comment link", r#"(?m)^\[//\]:\s*#\s*[("'](.*)[)"']\s*$"#.into(), judge_comment, false),
@@ -76,7 +78,7 @@ pub(super) static DETECTORS: LazyLock<Detectors> = LazyLock::new(|| {
         // AR022 destructive commands.
         ("AR022", "recursive delete of the root or home folder", r#"\brm\s+(?:-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-[a-zA-Z]+\s+)*|-[a-zA-Z]+\s+-[a-zA-Z]*[rR][a-zA-Z]*\s+)(?:--no-preserve-root\s+)?["']?(?:/|/\*|~/?|~/\*|\$HOME/?|\$\{HOME\}/?)["']?(?:\s|$|[;&|`)])"#.into(), judge_negatable, false),
         ("AR022", "raw write to a disk", r"\bdd\s[^\n]*\bof=/dev/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d|xvd[a-z])|\bmkfs(?:\.\w+)?\s+(?:-\S+\s+)*/dev/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d)".into(), judge_negatable, false),
-        ("AR022", "force push to the main branch", r"\bgit\s+push\b[^\n]*(?:\s--force(?:-with-lease)?\b|\s-f\b)[^\n]*\s(?:origin\s+)?\+?(?:main|master)\b|\bgit\s+push\b[^\n]*\s\+?(?:main|master)\b[^\n]*(?:\s--force(?:-with-lease)?\b|\s-f\b)|\bgit\s+push\s+[^\n]*\s\+(?:main|master)\b".into(), judge_negatable, false),
+        ("AR022", "force push to the main branch", r"\bgit\s+push\b[^\n`;|&]*(?:\s--force(?:-with-lease)?\b|\s-f\b)[^\n`;|&]*\s(?:origin\s+)?\+?(?:main|master)\b|\bgit\s+push\b[^\n`;|&]*\s\+?(?:main|master)\b[^\n`;|&]*(?:\s--force(?:-with-lease)?\b|\s-f\b)|\bgit\s+push\s+[^\n`;|&]*\s\+(?:main|master)\b".into(), judge_negatable, false),
         ("AR022", "database drop", r"(?i)\bDROP\s+(?:DATABASE|SCHEMA)\b".into(), judge_negatable, false),
         ("AR022", "fork bomb", r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:".into(), judge_negatable, false),
         // AR024 plain-HTTP fetches.

@@ -288,9 +288,14 @@ fn destructive_commands() {
     assert_eq!(codes("git push origin +master\n"), ["AR022"]);
     assert_eq!(codes("DROP DATABASE prod;\n"), ["AR022"]);
     assert_eq!(codes(":(){ :|:& };:\n"), ["AR022"]);
+    // The command ends at the code span: `main` later in the sentence is not its target.
     assert_eq!(
-        found("Never `git push --force` to main.\n"),
-        [("AR022", 1, I)]
+        codes("Never `git push --force` to main.\n"),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        codes("Use `git push --force-with-lease` on your branch before it is merged into main.\n"),
+        Vec::<&str>::new()
     );
     for text in [
         "rm -rf ./build\n",
@@ -426,5 +431,29 @@ fn every_emitted_code_is_in_the_table() {
     }
     for code in ["AR002", "AR012", "AR900"] {
         assert!(super::super::codes::lookup(code).is_some(), "{code}");
+    }
+}
+
+#[test]
+fn secrets_in_assignments_with_suffixes_env_lines_and_urls() {
+    assert_eq!(
+        codes("AWS_SECRET_ACCESS_KEY=\"wJalrXUtnFEMI/K7MDENG+bPxRfiCYzAbCdEfGh1\"\n"),
+        ["AR001"]
+    );
+    assert_eq!(
+        codes("export GITHUB_TOKEN=ghx9a8s7d6f5g4h3j2k1l0\n"),
+        ["AR001"]
+    );
+    assert_eq!(
+        codes("postgres://admin:S3cr3tP4ssw0rd@db.internal:5432/app\n"),
+        ["AR001"]
+    );
+    for text in [
+        "Set max_tokens = \"4096\" in the request.\n",
+        "export GITHUB_TOKEN=$GITHUB_TOKEN\n",
+        "postgres://localhost:5432/app\n",
+        "https://user@example.com/repo.git\n",
+    ] {
+        assert_eq!(codes(text), Vec::<&str>::new(), "{text}");
     }
 }
