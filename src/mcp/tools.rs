@@ -113,7 +113,7 @@ pub fn all_tools() -> Vec<Tool> {
         tools.push(tool::<WriteItemArgs, ItemRecord>(
             format!("create_{singular}"),
             format!("Create a {singular}"),
-            format!("Creates a new {singular} in .ai-rulez/. Fails if it exists (use update_{singular}). The text is screened: hidden characters and HTML comments are refused."),
+            format!("Creates a new {singular} in .ai-rulez/. Fails if it exists (use update_{singular}). The text is screened: hidden characters, HTML comments, prompt-injection phrases, fake role tags, secrets and risky commands are refused with the reason."),
             ADD,
         ));
         tools.push(tool::<ItemArgs, ItemRecord>(
