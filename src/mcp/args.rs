@@ -260,11 +260,11 @@ pub struct GenerateReport {
 /// `validate_config` result.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ValidationReport {
-    /// Whether the project loads without errors.
+    /// Whether no error-severity finding remains.
     pub valid: bool,
-    /// Errors (`file:line: message`).
+    /// Error findings (`file:line: CODE message`).
     pub errors: Vec<String>,
-    /// Warnings.
+    /// Warning findings (`file:line: CODE message`).
     pub warnings: Vec<String>,
 }
 

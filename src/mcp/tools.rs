@@ -152,7 +152,7 @@ pub fn all_tools() -> Vec<Tool> {
         tool::<ProjectArgs, ConfigView>("read_config".into(), "Read the config".into(), "Returns the project settings from config.toml.".into(), READ),
         tool::<UpdateConfigArgs, Operation>("update_config".into(), "Update the config".into(), "Changes the given config.toml keys; comments and key order survive, and the result must still load.".into(), REPLACE),
         tool::<GenerateArgs, GenerateReport>("generate_outputs".into(), "Generate assistant files".into(), "Runs ai-rulez generate (or --dry-run, or --check) for the project and returns each path's status.".into(), REPLACE),
-        tool::<ProjectArgs, ValidationReport>("validate_config".into(), "Validate the project".into(), "Loads the project and reports errors and warnings.".into(), READ),
+        tool::<ProjectArgs, ValidationReport>("validate_config".into(), "Validate the project".into(), "Runs the same checks as `ai-rulez validate` and lists error and warning findings (`file:line: CODE message`).".into(), READ),
         tool::<ProjectArgs, LockReport>("lock_status".into(), "Lock status".into(), "Compares ai-rulez.lock with the sources and generated files (like `ai-rulez lock --check`).".into(), READ),
         tool::<InitArgs, Operation>("init_project".into(), "Create a project".into(), "Creates .ai-rulez/ with a working config and one example of each item kind; never overwrites.".into(), ADD),
         tool::<ProjectArgs, VersionInfo>("get_version".into(), "Version".into(), "Returns the ai-rulez version.".into(), READ),
@@ -546,15 +546,23 @@ pub(super) fn call(
         "validate_config" => {
             let args: ProjectArgs = parse(arguments)?;
             let start = server.start_for(args.working_directory.as_deref(), None)?;
+            // The same checks as `ai-rulez validate`, so the tool and the command agree.
             let mut warnings = Vec::new();
-            let errors = match crate::generate::plan(&start, None, Mode::Check, &mut warnings) {
-                Ok(_) => Vec::new(),
-                Err(error) => error.to_string().lines().map(str::to_owned).collect(),
+            let report = crate::lint::validate::validate(&start, &mut warnings)
+                .map_err(|error| error.to_string())?;
+            let lines = |severity: crate::lint::Severity| -> Vec<String> {
+                report
+                    .findings
+                    .iter()
+                    .filter(|finding| finding.severity == severity)
+                    .map(crate::lint::Finding::text_line)
+                    .collect()
             };
+            let errors = lines(crate::lint::Severity::Error);
             Ok(json_result(&ValidationReport {
                 valid: errors.is_empty(),
                 errors,
-                warnings,
+                warnings: lines(crate::lint::Severity::Warning),
             }))
         }
         "lock_status" => {

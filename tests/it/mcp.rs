@@ -1242,7 +1242,7 @@ fn generate_validate_lock_init_and_version_tools() {
     );
     assert_eq!(
         server.ok("validate_config", json!({})),
-        json!({"valid": false, "errors": [".ai-rulez/rules/bad.md:2: invalid YAML frontmatter: error: line 1 column 11: unclosed bracket '['"], "warnings": []})
+        json!({"valid": false, "errors": [".ai-rulez/rules/bad.md:2: AR306 invalid YAML frontmatter: error: line 1 column 11: unclosed bracket '['"], "warnings": []})
     );
     fs_err::remove_file(project.path().join(".ai-rulez/rules/bad.md")).expect("remove");
     project.run(&["lock"]).expect_code(0);
