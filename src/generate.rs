@@ -16,6 +16,8 @@ pub struct Outcome {
     pub plan: Plan,
     /// Per-path statuses.
     pub report: Report,
+    /// Absolute root of the project that was generated.
+    pub root: std::path::PathBuf,
 }
 
 /// Loads the project around `start` and renders its plan for `profile`. In check mode variables
@@ -56,7 +58,8 @@ pub fn generate(
     let (project, plan) = plan(start, profile, mode, warnings)?;
     let settings = settings(&project, force, false);
     let report = write::apply(&plan, &settings, mode)?;
-    Ok(Outcome { plan, report })
+    let root = project.root.clone();
+    Ok(Outcome { plan, report, root })
 }
 
 /// `clean`: removes every output the manifest lists and the tool can prove unedited.

@@ -1,6 +1,7 @@
 //! The few git facts generation needs, read with gix (no `git` subprocess): whether a path is
 //! ignored, so a resolved secret is never written to a file git would commit.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::error::{Error, Result};
@@ -10,17 +11,24 @@ use crate::error::{Error, Result};
 ///
 /// Errors: [`Error::Usage`] when the repository exists but cannot be read.
 pub fn is_ignored(project_root: &Path, relative: &str) -> Result<bool> {
+    Ok(!ignored_among(project_root, &[relative])?.is_empty())
+}
+
+/// The paths among `relative` (project-relative) that git ignores. The repository, its index and
+/// its ignore rules are read once for all of them, which keeps `lock --check --staged` cheap
+/// when many generated files are ignored.
+///
+/// Errors: [`Error::Usage`] when the repository exists but cannot be read.
+pub fn ignored_among(project_root: &Path, relative: &[&str]) -> Result<BTreeSet<String>> {
+    let mut ignored = BTreeSet::new();
+    if relative.is_empty() {
+        return Ok(ignored);
+    }
     let Ok(repository) = gix::discover(project_root) else {
-        return Ok(false);
+        return Ok(ignored);
     };
-    let Some(workdir) = repository.workdir() else {
-        return Ok(false);
-    };
-    let workdir = fs_err::canonicalize(workdir)?;
-    let root = fs_err::canonicalize(project_root)?;
-    let absolute = root.join(relative);
-    let Ok(inside) = absolute.strip_prefix(&workdir) else {
-        return Ok(false);
+    let Some(prefix) = index_prefix(&repository, project_root) else {
+        return Ok(ignored);
     };
     let failure = |error: &dyn std::fmt::Display| {
         Error::Usage(format!("cannot read git ignore rules: {error}"))
@@ -35,10 +43,15 @@ pub fn is_ignored(project_root: &Path, relative: &str) -> Result<bool> {
             gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
         )
         .map_err(|error| failure(&error))?;
-    let platform = stack
-        .at_path(inside, None)
-        .map_err(|error| failure(&error))?;
-    Ok(platform.is_excluded())
+    for path in relative {
+        let platform = stack
+            .at_path(format!("{prefix}{path}"), None)
+            .map_err(|error| failure(&error))?;
+        if platform.is_excluded() {
+            ignored.insert((*path).to_owned());
+        }
+    }
+    Ok(ignored)
 }
 
 /// Where the project sits in the repository: the prefix (empty, or ending in `/`) that index

@@ -69,6 +69,7 @@ pub fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8> {
         &mut warnings,
     )?;
     let report = outcome.report;
+    let root = outcome.root;
     warnings.extend(report.warnings.iter().cloned());
     print_warnings(global, &warnings);
     let drift = config.mode == Mode::Check && report.has_drift();
@@ -122,9 +123,7 @@ pub fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8> {
         Mode::Write => {
             // Say where the project is when it is not where the command ran, so files written
             // in a parent folder never come as a surprise.
-            if let Ok((root, _, _)) = crate::project::discover(&global.start)
-                && fs_err::canonicalize(&global.start).is_ok_and(|start| start != root)
-            {
+            if fs_err::canonicalize(&global.start).is_ok_and(|start| start != root) {
                 err(&format!("project: {}", root.display()));
             }
             for change in report

@@ -7,7 +7,7 @@ pub mod digest;
 pub mod pin;
 pub mod sources;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -428,13 +428,14 @@ pub fn source_changes(
 }
 
 /// Compares every pinned output with `snapshot`. In the index, outputs that git ignores
-/// (`ignored`) are expected to be absent.
+/// (`ignored` answers for all absent paths at once) are expected to be absent.
 ///
-/// Errors: read failures; an unparsable settings document is reported as `changed`.
+/// Errors: read failures, or `ignored` failing; an unparsable settings document is reported as
+/// `changed`.
 pub fn output_changes(
     lock: &LockFile,
     snapshot: &Snapshot,
-    ignored: &dyn Fn(&str) -> bool,
+    ignored: &dyn Fn(&[&str]) -> Result<BTreeSet<String>>,
 ) -> Result<Vec<Change>> {
     let mut changes = Vec::new();
     let mut cache: BTreeMap<&str, Option<(bool, Vec<u8>)>> = BTreeMap::new();
@@ -447,24 +448,31 @@ pub fn output_changes(
             .and_then(Option::as_ref)
             .map(|(executable, data)| current_digest(output, *executable, data));
         let change = match &current {
-            // A git-ignored output is never committed, so the index cannot hold it.
-            None if matches!(snapshot, Snapshot::Index(_)) && ignored(&output.path) => None,
-            None => Some("missing"),
-            Some(digest) if *digest != output.digest => Some("changed"),
-            Some(_) => None,
+            None => "missing",
+            Some(digest) if *digest != output.digest => "changed",
+            Some(_) => continue,
         };
-        if let Some(change) = change {
-            changes.push(Change {
-                scope: "output",
-                change,
-                kind: String::new(),
-                id: output.label(),
-                domain: String::new(),
-                path: output.path.clone(),
-                old: Some(output.digest.clone()),
-                new: current,
-            });
-        }
+        changes.push(Change {
+            scope: "output",
+            change,
+            kind: String::new(),
+            id: output.label(),
+            domain: String::new(),
+            path: output.path.clone(),
+            old: Some(output.digest.clone()),
+            new: current,
+        });
+    }
+    // A git-ignored output is never committed, so the index cannot hold it.
+    if matches!(snapshot, Snapshot::Index(_)) {
+        let missing: Vec<&str> = changes
+            .iter()
+            .filter(|change| change.change == "missing")
+            .map(|change| change.path.as_str())
+            .collect();
+        let ignored_paths = ignored(&missing)?;
+        changes
+            .retain(|change| change.change != "missing" || !ignored_paths.contains(&change.path));
     }
     Ok(changes)
 }

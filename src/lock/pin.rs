@@ -139,7 +139,7 @@ pub fn check_lock(start: &Path, against: Against, sources_only: bool) -> Result<
     let mut changes = source_changes(&lock, &items, servers.as_deref());
     if !sources_only {
         let root = paths.root.clone();
-        let ignored = move |path: &str| crate::git::is_ignored(&root, path).unwrap_or(false);
+        let ignored = move |paths: &[&str]| crate::git::ignored_among(&root, paths);
         changes.extend(output_changes(&lock, &snapshot, &ignored)?);
     }
     Ok(changes)
