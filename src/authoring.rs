@@ -219,29 +219,25 @@ pub fn update_item(
 ) -> Result<ItemRecord> {
     let path = item_path(project, location)?;
     let current = read_existing(project, &path, location)?;
-    let current_hash = sha256_tagged(&current);
-    if let Some(expected) = expected_hash
-        && expected != current_hash
-    {
-        return Err(Error::refused(
-            &path,
-            format!(
-                "changed since you read it (expected_hash {expected}, current hash {current_hash}); read it again, merge your change, and retry with the current hash"
-            ),
-        ));
-    }
+    check_expected_hash(&path, &current, expected_hash)?;
     let content = with_metadata(content, priority, targets);
     check_content(&path, location, &content)?;
     crate::write::write_file(&project.root, &path, content.as_bytes())?;
     Ok(record(&location.name, &path, content))
 }
 
-/// Deletes an item (a skill's whole folder).
+/// Deletes an item (a skill's whole folder); with `expected_hash`, only if the file still has
+/// that hash.
 ///
-/// Errors: the item does not exist; a skill folder holding a symlink; I/O.
-pub fn delete_item(project: &Project, location: &ItemLocation) -> Result<ItemRecord> {
+/// Errors: the item does not exist; the hash is stale; a skill folder holding a symlink; I/O.
+pub fn delete_item(
+    project: &Project,
+    location: &ItemLocation,
+    expected_hash: Option<&str>,
+) -> Result<ItemRecord> {
     let path = item_path(project, location)?;
     let bytes = read_existing(project, &path, location)?;
+    check_expected_hash(&path, &bytes, expected_hash)?;
     let absolute = project.root.join(&path);
     if location.kind == Kind::Skill {
         let folder = absolute.parent().unwrap_or(&absolute).to_path_buf();
@@ -264,6 +260,20 @@ pub fn delete_item(project: &Project, location: &ItemLocation) -> Result<ItemRec
         &path,
         String::from_utf8_lossy(&bytes).into_owned(),
     ))
+}
+
+/// Refuses when the caller's `expected_hash` is not the hash of `current` (a lost update).
+fn check_expected_hash(path: &str, current: &[u8], expected_hash: Option<&str>) -> Result<()> {
+    let current_hash = sha256_tagged(current);
+    match expected_hash {
+        Some(expected) if expected != current_hash => Err(Error::refused(
+            path,
+            format!(
+                "changed since you read it (expected_hash {expected}, current hash {current_hash}); read it again, merge your change, and retry with the current hash"
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn read_existing(project: &Project, path: &str, location: &ItemLocation) -> Result<Vec<u8>> {

@@ -61,6 +61,8 @@ pub struct ItemArgs {
     pub domain: Option<String>,
     /// Machine-local item under .ai-rulez/local/ (never generated into shared files).
     pub local: Option<bool>,
+    /// For deletes: the `hash` you read; the delete is refused if the file changed since.
+    pub expected_hash: Option<String>,
     /// Directory to resolve the project from; default: the server's root.
     pub working_directory: Option<String>,
 }

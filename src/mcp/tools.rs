@@ -662,7 +662,11 @@ fn item_call(
                 })
             } else {
                 server.with_project_mut(&start, |project| {
-                    Ok(json_result(&authoring::delete_item(project, &location)?))
+                    Ok(json_result(&authoring::delete_item(
+                        project,
+                        &location,
+                        args.expected_hash.as_deref(),
+                    )?))
                 })
             }
         }
