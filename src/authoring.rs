@@ -1,13 +1,16 @@
 //! Safe edits of a project's `.ai-rulez/` tree for the MCP authoring tools: create, read, update,
-//! delete and list items; domains; profiles and config keys. Names are validated, every write
-//! goes through the one writer (atomic, never through a symlink), untrusted text is screened,
-//! and updates can require the hash the caller read (no lost updates).
+//! delete and list items; domains; profiles and config keys. Names are validated, every read,
+//! write and delete goes through the confined file layer (atomic, never through a symlink),
+//! untrusted text is screened, and every change holds the project's writer lock across
+//! read-compare-write, so an `expected_hash` holds across processes (no lost updates) and of two
+//! creations of one item exactly one succeeds.
 
 use std::path::Path;
 
 use serde::Serialize;
 use toml_edit::{Array, DocumentMut, Item as TomlItem, Value as TomlValue};
 
+use crate::confined_fs::{EntryKind, ProjectDir};
 use crate::content::{self, Kind, Layer};
 use crate::error::{Error, Result};
 use crate::frontmatter;
@@ -176,7 +179,10 @@ pub fn create_item(
     targets: Option<&[String]>,
 ) -> Result<ItemRecord> {
     let path = item_path(project, location)?;
-    if project.root.join(&path).exists() {
+    let content = with_metadata(content, priority, targets);
+    check_content(&path, location, &content)?;
+    let _lock = project.dir.lock()?;
+    if project.dir.info(&path)?.is_some() {
         return Err(Error::refused(
             &path,
             format!(
@@ -188,9 +194,8 @@ pub fn create_item(
         ));
     }
     check_unique(project, location, &path)?;
-    let content = with_metadata(content, priority, targets);
-    check_content(&path, location, &content)?;
-    crate::write::write_file(&project.root, &path, content.as_bytes())?;
+    // No-clobber even under the lock: a person's editor may create the file meanwhile.
+    project.dir.create_new(&path, content.as_bytes(), 0o644)?;
     Ok(record(&location.name, &path, content))
 }
 
@@ -218,11 +223,12 @@ pub fn update_item(
     expected_hash: Option<&str>,
 ) -> Result<ItemRecord> {
     let path = item_path(project, location)?;
-    let current = read_existing(project, &path, location)?;
-    check_expected_hash(&path, &current, expected_hash)?;
     let content = with_metadata(content, priority, targets);
     check_content(&path, location, &content)?;
-    crate::write::write_file(&project.root, &path, content.as_bytes())?;
+    let _lock = project.dir.lock()?;
+    let current = read_existing(project, &path, location)?;
+    check_expected_hash(&path, &current, expected_hash)?;
+    project.dir.write(&path, content.as_bytes(), 0o644)?;
     Ok(record(&location.name, &path, content))
 }
 
@@ -236,24 +242,17 @@ pub fn delete_item(
     expected_hash: Option<&str>,
 ) -> Result<ItemRecord> {
     let path = item_path(project, location)?;
+    let _lock = project.dir.lock()?;
     let bytes = read_existing(project, &path, location)?;
     check_expected_hash(&path, &bytes, expected_hash)?;
-    let absolute = project.root.join(&path);
-    if location.kind == Kind::Skill {
-        let folder = absolute.parent().unwrap_or(&absolute).to_path_buf();
-        for entry in walkdir::WalkDir::new(&folder) {
-            let entry =
-                entry.map_err(|error| Error::Io(std::io::Error::other(error.to_string())))?;
-            if entry.path_is_symlink() {
-                return Err(Error::refused(
-                    &path,
-                    "the skill folder holds a symlink; delete it by hand",
-                ));
-            }
+    match location.kind {
+        // The whole skill folder goes; links inside are removed as links, never followed.
+        Kind::Skill => project
+            .dir
+            .remove_tree(path.trim_end_matches("/SKILL.md"))?,
+        _ => {
+            project.dir.remove_file(&path)?;
         }
-        fs_err::remove_dir_all(&folder)?;
-    } else {
-        fs_err::remove_file(&absolute)?;
     }
     Ok(record(
         &location.name,
@@ -276,17 +275,13 @@ fn check_expected_hash(path: &str, current: &[u8], expected_hash: Option<&str>) 
     }
 }
 
+/// Largest item file read, in bytes (8 MiB, as when loading).
+const MAX_ITEM_BYTES: u64 = 8 * 1024 * 1024;
+
 fn read_existing(project: &Project, path: &str, location: &ItemLocation) -> Result<Vec<u8>> {
-    let absolute = project.root.join(path);
-    if fs_err::symlink_metadata(&absolute).is_ok_and(|metadata| metadata.file_type().is_symlink()) {
-        return Err(Error::refused(
-            path,
-            "is a symlink; ai-rulez does not edit through symlinks",
-        ));
-    }
-    match std::fs::read(&absolute) {
-        Ok(bytes) => Ok(bytes),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Err(Error::refused(
+    match project.dir.read(path, MAX_ITEM_BYTES)? {
+        Some((bytes, _)) => Ok(bytes),
+        None => Err(Error::refused(
             path,
             format!(
                 "{} `{}` does not exist; use create_{} to add it",
@@ -295,7 +290,6 @@ fn read_existing(project: &Project, path: &str, location: &ItemLocation) -> Resu
                 location.kind.noun()
             ),
         )),
-        Err(_) => Ok(fs_err::read(&absolute)?),
     }
 }
 
@@ -346,13 +340,16 @@ pub fn list_items(project: &Project, kind: Kind, domain: Option<&str>) -> Vec<It
 pub fn create_domain(project: &Project, name: &str) -> Result<String> {
     validate_name("domain", name)?;
     let path = format!("{}/domains/{name}", project.config_dir_relative);
-    if project.root.join(&path).exists() {
+    let _lock = project.dir.lock()?;
+    if project.dir.info(&path)?.is_some() {
         return Err(Error::refused(
             &path,
             format!("domain `{name}` already exists"),
         ));
     }
-    crate::write::write_file(&project.root, &format!("{path}/rules/.gitkeep"), b"")?;
+    project
+        .dir
+        .create_new(&format!("{path}/rules/.gitkeep"), b"", 0o644)?;
     Ok(path)
 }
 
@@ -362,25 +359,37 @@ pub fn create_domain(project: &Project, name: &str) -> Result<String> {
 pub fn delete_domain(project: &Project, name: &str) -> Result<String> {
     validate_name("domain", name)?;
     let path = format!("{}/domains/{name}", project.config_dir_relative);
-    let absolute = project.root.join(&path);
-    if !absolute.is_dir() {
+    let _lock = project.dir.lock()?;
+    if project.dir.info(&path)?.map(|info| info.kind) != Some(EntryKind::Folder) {
         return Err(Error::refused(
             &path,
             format!("domain `{name}` does not exist"),
         ));
     }
-    for entry in walkdir::WalkDir::new(&absolute) {
-        let entry = entry.map_err(|error| Error::Io(std::io::Error::other(error.to_string())))?;
-        if entry.file_type().is_file() && entry.file_name() != ".gitkeep" || entry.path_is_symlink()
-        {
-            return Err(Error::refused(
-                &path,
-                format!("domain `{name}` still holds items; delete them first"),
-            ));
+    if holds_items(&project.dir, &path)? {
+        return Err(Error::refused(
+            &path,
+            format!("domain `{name}` still holds items; delete them first"),
+        ));
+    }
+    project.dir.remove_tree(&path)?;
+    Ok(path)
+}
+
+/// Whether the folder holds anything but folders and `.gitkeep` files (symlinks count).
+fn holds_items(dir: &ProjectDir, folder: &str) -> Result<bool> {
+    for entry in dir.list(folder)?.unwrap_or_default() {
+        let inner = format!("{folder}/{}", entry.name);
+        let holds = match entry.kind {
+            EntryKind::Folder => holds_items(dir, &inner)?,
+            EntryKind::File => entry.name != ".gitkeep",
+            EntryKind::Symlink | EntryKind::Other => true,
+        };
+        if holds {
+            return Ok(true);
         }
     }
-    fs_err::remove_dir_all(&absolute)?;
-    Ok(path)
+    Ok(false)
 }
 
 /// Edits the config with `toml_edit` (comments and key order survive) and writes it atomically.
@@ -400,7 +409,13 @@ pub fn edit_config(
             "v3 YAML configs are read-only here; convert to config.toml first",
         ));
     }
-    let text = fs_err::read_to_string(project.root.join(path))?;
+    let _lock = project.dir.lock()?;
+    let (bytes, _) = project
+        .dir
+        .read(path, MAX_ITEM_BYTES)?
+        .ok_or_else(|| Error::invalid(path, None, "does not exist any more; run again"))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Error::invalid(path, None, "is not valid UTF-8; fix it by hand"))?;
     let mut document: DocumentMut = text.parse().map_err(|error: toml_edit::TomlError| {
         Error::invalid(path, None, format!("invalid TOML: {}", error.message()))
     })?;
@@ -408,7 +423,7 @@ pub fn edit_config(
     let new_text = document.to_string();
     // The result must still load, so an edit can never leave a broken config behind.
     crate::config::parse(path, &new_text, false, &mut Vec::new())?;
-    crate::write::write_file(&project.root, path, new_text.as_bytes())
+    project.dir.write(path, new_text.as_bytes(), 0o644)
 }
 
 /// Sets `[profiles] <name> = [domains]`.

@@ -44,6 +44,17 @@ pub enum Error {
         reason: String,
     },
 
+    /// Another ai-rulez process held the project's writer lock for longer than the wait.
+    #[error(
+        "{root}: another ai-rulez process is changing this project (waited {waited_ms} ms for it); nothing was changed, retry in a moment"
+    )]
+    Busy {
+        /// The project root.
+        root: String,
+        /// How long this process waited, in milliseconds.
+        waited_ms: u64,
+    },
+
     /// The command line or a preset spec asked for something impossible.
     #[error("{0}")]
     Usage(String),

@@ -80,7 +80,7 @@ pub fn settings(project: &Project, force: bool, clean: bool) -> Settings<'_> {
         format!("{}/.generated-manifest.json", project.config_dir_relative)
     };
     Settings {
-        root: &project.root,
+        dir: &project.dir,
         manifest_path,
         gitignore: project.config.gitignore,
         force,

@@ -9,6 +9,9 @@ pub const BEGIN: &str =
 /// Last line of the managed block.
 pub const END: &str = "# END ai-rulez";
 const BEGIN_PREFIX: &str = "# BEGIN ai-rulez";
+/// The one unanchored pattern of the block: temporary files ai-rulez writes next to the file it
+/// replaces, at any depth.
+const TEMPORARY_PATTERN: &str = ".ai-rulez-*.tmp";
 
 /// Header line of the fragments the Go ai-rulez (before its fenced block) appended on every run.
 /// Each is followed by its entry lines up to the next blank or comment line.
@@ -54,6 +57,10 @@ pub fn update(current: Option<&str>, entries: Option<&[String]>) -> Result<Optio
         .iter()
         .map(|entry| escape_entry(entry))
         .collect();
+    if !sorted.is_empty() {
+        // Temporary files of an interrupted write, at any depth (see `confined_fs`).
+        sorted.push(TEMPORARY_PATTERN.to_owned());
+    }
     sorted.sort();
     sorted.dedup();
     let new_block: Vec<String> = if sorted.is_empty() {
@@ -169,7 +176,7 @@ mod tests {
             .expect("text");
         assert_eq!(
             first,
-            format!("node_modules/\n\n{BEGIN}\n/AGENTS.md\n/CLAUDE.md\n{END}\n")
+            format!("node_modules/\n\n{BEGIN}\n.ai-rulez-*.tmp\n/AGENTS.md\n/CLAUDE.md\n{END}\n")
         );
         let second = update(Some(&first), Some(&entries))
             .expect("ok")
@@ -191,7 +198,7 @@ mod tests {
             .expect("text");
         assert_eq!(
             migrated,
-            format!("a/\n\n{BEGIN}\n/CLAUDE.md\n{END}\n\nb/\n")
+            format!("a/\n\n{BEGIN}\n.ai-rulez-*.tmp\n/CLAUDE.md\n{END}\n\nb/\n")
         );
         let cleaned = update(Some(legacy), None).expect("ok").expect("text");
         assert_eq!(cleaned, "a/\n\nb/\n");
@@ -203,7 +210,7 @@ mod tests {
         let text = update(None, Some(&entries)).expect("ok").expect("text");
         assert_eq!(
             text,
-            format!("{BEGIN}\n/r/\\[draft]\\*\\?.md\n/r/x\\\\y\\ \n{END}\n")
+            format!("{BEGIN}\n.ai-rulez-*.tmp\n/r/\\[draft]\\*\\?.md\n/r/x\\\\y\\ \n{END}\n")
         );
     }
 

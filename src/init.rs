@@ -11,7 +11,8 @@ use crate::error::{Error, Result};
 /// I/O errors.
 pub fn init_project(directory: &Path, name: Option<&str>, presets: &[String]) -> Result<PathBuf> {
     let folder = directory.join(".ai-rulez");
-    if folder.exists() {
+    let dir = crate::confined_fs::ProjectDir::open(directory)?;
+    if dir.info(".ai-rulez")?.is_some() {
         return Err(Error::refused(
             ".ai-rulez",
             "already exists; init never overwrites a project (edit it, or move it away first)",
@@ -74,7 +75,7 @@ pub fn init_project(directory: &Path, name: Option<&str>, presets: &[String]) ->
         ),
     ];
     for (relative, text) in files {
-        crate::write::write_file(directory, &format!(".ai-rulez/{relative}"), text.as_bytes())?;
+        dir.create_new(&format!(".ai-rulez/{relative}"), text.as_bytes(), 0o644)?;
     }
     Ok(folder)
 }

@@ -11,6 +11,7 @@ pub mod authoring;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod confined_fs;
 pub mod content;
 pub mod error;
 pub mod frontmatter;

@@ -5,8 +5,12 @@
 //! `{"version": 2, "files": {path: "sha256:.."}, "sections": {path: "sha256:.."},
 //!   "merged": {path: [{"key": [..], "digest": "sha256:.."}]}}`.
 //! The Go ai-rulez's version "1" manifest (`"files": [paths]`) is read as paths without digests.
+//!
+//! The journal of a run in progress (`.generated-manifest.pending.json`) has the same format plus
+//! `"alternates": {path: ["sha256:.."]}`: further digests that also prove a file ours, because an
+//! interrupted run may have left either the old or the new bytes in place.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -29,8 +33,11 @@ pub struct Manifest {
     pub files: BTreeMap<String, Option<String>>,
     /// Managed sections in hand-written files: path → digest of the section body.
     pub sections: BTreeMap<String, String>,
-    /// Merged documents: path → owned entries.
+    /// Merged documents: path → owned entries (one key may appear with several digests in a
+    /// journal).
     pub merged: BTreeMap<String, Vec<MergedEntry>>,
+    /// Further digests that prove a whole file ours (journals only): path → digests.
+    pub alternates: BTreeMap<String, BTreeSet<String>>,
 }
 
 #[derive(Serialize)]
@@ -41,6 +48,8 @@ struct Stored<'a> {
     sections: &'a BTreeMap<String, String>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     merged: &'a BTreeMap<String, Vec<MergedEntry>>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    alternates: &'a BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Manifest {
@@ -82,6 +91,10 @@ impl Manifest {
             manifest.sections = serde_json::from_value(sections.clone())
                 .map_err(|_| invalid("`sections` is malformed"))?;
         }
+        if let Some(alternates) = value.get("alternates") {
+            manifest.alternates = serde_json::from_value(alternates.clone())
+                .map_err(|_| invalid("`alternates` is malformed"))?;
+        }
         if let Some(Value::Object(merged)) = value.get("merged") {
             for (path, entries) in merged {
                 // The Go manifest stores merged paths with non-digest data; only ours is usable.
@@ -101,6 +114,7 @@ impl Manifest {
             files: &self.files,
             sections: &self.sections,
             merged: &self.merged,
+            alternates: &self.alternates,
         };
         let mut text = serde_json::to_string_pretty(&stored).unwrap_or_default();
         text.push('\n');
@@ -111,5 +125,49 @@ impl Manifest {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.files.is_empty() && self.sections.is_empty() && self.merged.is_empty()
+    }
+
+    /// Whether `digest` (`sha256:<hex>`) is recorded for the whole file `path`.
+    #[must_use]
+    pub fn records_file(&self, path: &str, digest: &str) -> bool {
+        self.files
+            .get(path)
+            .is_some_and(|recorded| recorded.as_deref() == Some(digest))
+            || self
+                .alternates
+                .get(path)
+                .is_some_and(|alternates| alternates.contains(digest))
+    }
+
+    /// Adds every record of `other` to these, keeping both digests where they differ: the union
+    /// that proves ours whatever an interrupted run left on disk.
+    pub fn absorb(&mut self, other: Manifest) {
+        for (path, digest) in other.files {
+            match self.files.get(&path) {
+                None => {
+                    self.files.insert(path, digest);
+                }
+                Some(existing) if *existing != digest => {
+                    if let Some(digest) = digest {
+                        self.alternates.entry(path).or_default().insert(digest);
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        for (path, digests) in other.alternates {
+            self.alternates.entry(path).or_default().extend(digests);
+        }
+        for (path, digest) in other.sections {
+            self.sections.entry(path).or_insert(digest);
+        }
+        for (path, entries) in other.merged {
+            let known = self.merged.entry(path).or_default();
+            for entry in entries {
+                if !known.contains(&entry) {
+                    known.push(entry);
+                }
+            }
+        }
     }
 }

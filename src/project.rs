@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::config::{self, Config};
+use crate::confined_fs::{EntryKind, ProjectDir};
 use crate::content::{self, Item, Layer, LoadedTree};
 use crate::error::{Error, Result};
 
@@ -23,7 +24,13 @@ pub struct Project {
     pub config: Config,
     /// Every item found.
     pub tree: LoadedTree,
+    /// The root folder through the confined file layer: every read, write and delete of the
+    /// project's files goes through it.
+    pub dir: ProjectDir,
 }
+
+/// Largest config file read, in bytes (4 MiB).
+const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Config locations tried in each directory, in order: (relative path, is YAML).
 const CONFIG_CANDIDATES: [(&str, bool); 5] = [
@@ -52,10 +59,8 @@ pub fn discover(start: &Path) -> Result<(PathBuf, &'static str, bool)> {
         .and_then(|home| home.canonicalize().ok());
     let mut directory = start.as_path();
     loop {
-        for (candidate, yaml) in CONFIG_CANDIDATES {
-            if directory.join(candidate).is_file() {
-                return Ok((directory.to_path_buf(), candidate, yaml));
-            }
+        if let Some((candidate, yaml)) = config_in(directory)? {
+            return Ok((directory.to_path_buf(), candidate, yaml));
         }
         let at_git_root = directory.join(".git").exists();
         let at_home = home.as_deref() == Some(directory);
@@ -69,6 +74,39 @@ pub fn discover(start: &Path) -> Result<(PathBuf, &'static str, bool)> {
             }
         }
     }
+}
+
+/// The config file of the project rooted at `directory`, if it has one. Candidates are looked at
+/// without following symlinks: a project whose `.ai-rulez` folder (or config file) is a link is
+/// refused, since a committed link could point anywhere.
+///
+/// Errors: [`Error::Refused`] for a config behind a symlink.
+fn config_in(directory: &Path) -> Result<Option<(&'static str, bool)>> {
+    let Ok(dir) = ProjectDir::open(directory) else {
+        return Ok(None);
+    };
+    for (candidate, yaml) in CONFIG_CANDIDATES {
+        match dir.info(candidate) {
+            Ok(Some(info)) if info.kind == EntryKind::File => return Ok(Some((candidate, yaml))),
+            Ok(Some(info)) if info.kind == EntryKind::Symlink => {
+                return Err(symlinked_project(directory, candidate));
+            }
+            Ok(_) => {}
+            Err(Error::Refused { .. }) => return Err(symlinked_project(directory, candidate)),
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(None)
+}
+
+fn symlinked_project(directory: &Path, candidate: &str) -> Error {
+    Error::refused(
+        directory.join(candidate).display().to_string(),
+        format!(
+            "{}; ai-rulez does not load a project through a symlink",
+            crate::confined_fs::SYMLINK_REFUSAL
+        ),
+    )
 }
 
 /// Finds and loads the project around `start`.
@@ -97,11 +135,20 @@ pub fn load_lenient(start: &Path, warnings: &mut Vec<String>) -> Result<(Project
 pub fn load_lenient_cached(
     start: &Path,
     warnings: &mut Vec<String>,
-    mut cache: Option<&mut content::ParseCache>,
+    cache: Option<&mut content::ParseCache>,
 ) -> Result<(Project, Vec<Error>)> {
     let (root, config_relative, yaml) = discover(start)?;
     let config_path = root.join(config_relative);
-    let bytes = fs_err::read(&config_path)?;
+    let dir = ProjectDir::open(&root)?;
+    let (bytes, _) = dir
+        .read(config_relative, MAX_CONFIG_BYTES)?
+        .ok_or_else(|| {
+            Error::invalid(
+                config_relative,
+                None,
+                "disappeared while being read; run again",
+            )
+        })?;
     // The same located message as for content files: line and column of the first bad byte.
     let text = crate::frontmatter::decode_utf8(config_relative, &bytes)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -113,33 +160,15 @@ pub fn load_lenient_cached(
         .rsplit_once('/')
         .map(|(directory, _)| directory.to_owned())
         .unwrap_or_default();
-    let (tree, errors) = if config_dir_relative.is_empty() {
-        // A root `ai-rulez.toml` has no content folders; only config-level settings apply.
-        let (tree, errors) = content::load_tree_cached(
-            &root,
-            &root.join(".ai-rulez-none"),
-            &config,
-            config_relative,
-            warnings,
-            cache.as_deref_mut(),
-        );
-        (
-            LoadedTree {
-                items: tree.items,
-                domains: Vec::new(),
-            },
-            errors,
-        )
-    } else {
-        content::load_tree_cached(
-            &root,
-            &config_dir,
-            &config,
-            config_relative,
-            warnings,
-            cache,
-        )
-    };
+    let content_folder = (!config_dir_relative.is_empty()).then_some(config_dir_relative.as_str());
+    let (tree, errors) = content::load_tree_cached(
+        &dir,
+        content_folder,
+        &config,
+        config_relative,
+        warnings,
+        cache,
+    );
     Ok((
         Project {
             root,
@@ -148,6 +177,7 @@ pub fn load_lenient_cached(
             config_dir_relative,
             config,
             tree,
+            dir,
         },
         errors,
     ))

@@ -59,7 +59,11 @@ pub fn install(global: &Global) -> anyhow::Result<u8> {
         .strip_prefix(&workdir)
         .map(|path| path.to_string_lossy().into_owned());
     match relative {
-        Ok(relative) => crate::write::write_file(&workdir, &relative, script.as_bytes())?,
+        Ok(relative) => crate::write::write_file(
+            &crate::confined_fs::ProjectDir::open(&workdir)?,
+            &relative,
+            script.as_bytes(),
+        )?,
         Err(_) => fs_err::write(&hook, &script)?,
     }
     std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755))

@@ -2,12 +2,11 @@
 //! `[[includes]]` and the rules written inline in the config.
 
 use std::collections::HashMap;
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
 use super::{Item, Kind, Layer, Resource, interpret, slug};
 use crate::config::Config;
+use crate::confined_fs::{Entry, EntryKind, ProjectDir};
 use crate::error::{Error, Result};
 use crate::frontmatter::{self, Document};
 
@@ -15,6 +14,8 @@ use crate::frontmatter::{self, Document};
 const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// Folders of a skill that are copied verbatim next to its SKILL.md.
 const SKILL_RESOURCE_FOLDERS: [&str; 3] = ["references", "scripts", "assets"];
+/// Why a symlink in the tree is refused.
+const SYMLINK_IN_TREE: &str = "is a symlink; ai-rulez never reads through symlinks (a committed link could point anywhere), so replace it with the real file or folder";
 
 /// Everything found in the tree.
 #[derive(Debug, Default)]
@@ -25,114 +26,64 @@ pub struct LoadedTree {
     pub domains: Vec<String>,
 }
 
-/// Loads every item. `project_root` and `config_dir` are absolute; `config_path` is the config
-/// file relative to the project root (for messages about inline rules).
-///
-/// Errors: all item errors of the tree at once ([`Error::Many`]), including two items with one id
-/// in the same layer (naming both files). Warnings go to `warnings`.
-pub fn load_tree(
-    project_root: &Path,
-    config_dir: &Path,
-    config: &Config,
-    config_path: &str,
-    warnings: &mut Vec<String>,
-) -> Result<LoadedTree> {
-    let (tree, errors) = load_tree_lenient(project_root, config_dir, config, config_path, warnings);
-    match Error::from_list(errors) {
-        Some(error) => Err(error),
-        None => Ok(tree),
-    }
-}
-
-/// Like [`load_tree`], but keeps going past item errors: returns every item that loaded and,
-/// separately, every error (`validate` reports them as findings instead of stopping).
-pub fn load_tree_lenient(
-    project_root: &Path,
-    config_dir: &Path,
-    config: &Config,
-    config_path: &str,
-    warnings: &mut Vec<String>,
-) -> (LoadedTree, Vec<Error>) {
-    load_tree_cached(
-        project_root,
-        config_dir,
-        config,
-        config_path,
-        warnings,
-        None,
-    )
-}
-
 /// Parsed items remembered by file (size and modification time), so reloading a tree after an
 /// edit re-reads only the files that changed (the MCP server keeps one per project).
 #[derive(Debug, Default)]
 pub struct ParseCache {
-    entries: HashMap<PathBuf, (u64, Option<SystemTime>, Item)>,
+    entries: HashMap<PathBuf, (u64, (i64, i64), Item)>,
 }
 
-/// [`load_tree_lenient`] that reuses the parse of unchanged files from `cache` and refreshes it.
+/// Loads every item of the project behind `dir`, keeping going past item errors: returns every
+/// item that loaded and, separately, every error (`validate` reports them as findings; the
+/// other commands stop on any). `config_dir` is the project-relative config folder (e.g.
+/// `.ai-rulez`), `None` for a root `ai-rulez.toml` (only the config's inline items and includes);
+/// `config_path` is the config file relative to the project root (for messages). Every file is
+/// read through the confined file layer: a symlink anywhere in the tree is an error for that
+/// entry, never followed. Parses of unchanged files are reused from `cache`, which is refreshed.
 pub fn load_tree_cached(
-    project_root: &Path,
-    config_dir: &Path,
+    dir: &ProjectDir,
+    config_dir: Option<&str>,
     config: &Config,
     config_path: &str,
     warnings: &mut Vec<String>,
     cache: Option<&mut ParseCache>,
 ) -> (LoadedTree, Vec<Error>) {
     let mut loader = Loader {
-        project_root,
         items: Vec::new(),
         errors: Vec::new(),
         warnings,
         cache,
     };
     loader.inline_items(config, config_path);
-    loader.layer_folders(config_dir, &Layer::Root);
+    let project = Tree {
+        dir,
+        shown_prefix: String::new(),
+    };
     let mut domains = Vec::new();
-    for domain_dir in Loader::sorted_dirs(&config_dir.join("domains")) {
-        let name = file_name(&domain_dir);
-        loader.layer_folders(&domain_dir, &Layer::Domain(name.clone()));
-        domains.push(name);
-    }
-    let local_dir = config_dir.join("local");
-    if local_dir.is_dir() {
-        let before = loader.items.len();
-        loader.layer_folders(&local_dir, &Layer::Local);
-        if loader.items.len() > before {
-            loader.warnings.push(format!(
-                "{}: machine-local items are loaded but not generated into shared files",
-                loader.relative(&local_dir)
-            ));
+    if let Some(config_dir) = config_dir {
+        loader.layer_folders(&project, config_dir, &Layer::Root);
+        let domains_folder = join(config_dir, "domains");
+        for name in loader.sorted_dirs(&project, &domains_folder) {
+            loader.layer_folders(
+                &project,
+                &join(&domains_folder, &name),
+                &Layer::Domain(name.clone()),
+            );
+            domains.push(name);
+        }
+        let local = join(config_dir, "local");
+        if loader.kind_at(&project, &local) == Some(EntryKind::Folder) {
+            let before = loader.items.len();
+            loader.layer_folders(&project, &local, &Layer::Local);
+            if loader.items.len() > before {
+                loader.warnings.push(format!(
+                    "{local}: machine-local items are loaded but not generated into shared files"
+                ));
+            }
         }
     }
     for include in &config.includes {
-        let mut source = project_root.join(&include.source);
-        if let Some(path) = &include.path {
-            source = source.join(path);
-        }
-        let wrapped = source.join(".ai-rulez");
-        let base = if wrapped.is_dir() {
-            wrapped
-        } else {
-            source.clone()
-        };
-        if !base.is_dir() {
-            loader.errors.push(Error::invalid(
-                config_path,
-                None,
-                format!(
-                    "include `{}`: {} is not a folder; fix `source`/`path` or remove the include",
-                    include.name,
-                    loader.relative(&source)
-                ),
-            ));
-            continue;
-        }
-        let layer = Layer::Include(include.name.clone());
-        loader.layer_folders(&base, &layer);
-        for domain_dir in Loader::sorted_dirs(&base.join("domains")) {
-            loader.layer_folders(&domain_dir, &layer);
-        }
+        loader.include(dir, include, config_path);
     }
     loader.check_same_layer_duplicates();
     let errors = std::mem::take(&mut loader.errors);
@@ -145,8 +96,33 @@ pub fn load_tree_cached(
     )
 }
 
+/// A folder tree items are read from: the project itself, or an include outside it. Paths are
+/// relative to `dir`; `shown_prefix` turns them into what messages and items show (relative to
+/// the project root where possible).
+struct Tree<'a> {
+    dir: &'a ProjectDir,
+    shown_prefix: String,
+}
+
+impl Tree<'_> {
+    fn shown(&self, relative: &str) -> String {
+        match (self.shown_prefix.is_empty(), relative.is_empty()) {
+            (true, _) => relative.to_owned(),
+            (false, true) => self.shown_prefix.clone(),
+            (false, false) => format!("{}/{relative}", self.shown_prefix),
+        }
+    }
+}
+
+fn join(folder: &str, name: &str) -> String {
+    if folder.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{folder}/{name}")
+    }
+}
+
 struct Loader<'a> {
-    project_root: &'a Path,
     items: Vec<Item>,
     errors: Vec<Error>,
     warnings: &'a mut Vec<String>,
@@ -154,15 +130,6 @@ struct Loader<'a> {
 }
 
 impl Loader<'_> {
-    fn relative(&self, path: &Path) -> String {
-        let relative = path.strip_prefix(self.project_root).unwrap_or(path);
-        relative
-            .components()
-            .map(|component| component.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/")
-    }
-
     fn inline_items(&mut self, config: &Config, config_path: &str) {
         let lists = [
             (Kind::Rule, &config.inline_rules),
@@ -199,80 +166,194 @@ impl Loader<'_> {
         }
     }
 
-    fn layer_folders(&mut self, base: &Path, layer: &Layer) {
-        if !self.folder_allowed(base) {
+    /// Loads one `[[includes]]` tree. A relative `source` without `..` stays inside the project
+    /// and is read through the project's own handle; any other source is a folder the config
+    /// names explicitly, opened on its own (and still read without following symlinks).
+    fn include(&mut self, dir: &ProjectDir, include: &crate::config::Include, config_path: &str) {
+        let mut source = include.source.trim_end_matches('/').to_owned();
+        if let Some(path) = &include.path {
+            source = join(&source, path.trim_matches('/'));
+        }
+        let inside = !Path::new(&source).is_absolute()
+            && source
+                .split('/')
+                .all(|part| !part.is_empty() && part != "." && part != "..");
+        let opened;
+        let (tree, base) = if inside {
+            (
+                Tree {
+                    dir,
+                    shown_prefix: String::new(),
+                },
+                source.clone(),
+            )
+        } else {
+            let absolute = dir.root().join(&source);
+            if let Ok(include_dir) = ProjectDir::open(&absolute) {
+                opened = include_dir;
+                let shown = absolute.strip_prefix(dir.root()).map_or_else(
+                    |_| absolute.display().to_string(),
+                    |relative| relative.display().to_string(),
+                );
+                (
+                    Tree {
+                        dir: &opened,
+                        shown_prefix: shown,
+                    },
+                    String::new(),
+                )
+            } else {
+                self.errors
+                    .push(not_a_folder(config_path, include, &source));
+                return;
+            }
+        };
+        let wrapped = join(&base, ".ai-rulez");
+        let base = match self.kind_at(&tree, &wrapped) {
+            Some(EntryKind::Folder) => wrapped,
+            _ => base,
+        };
+        if !base.is_empty() && self.kind_at(&tree, &base) != Some(EntryKind::Folder) {
+            self.errors
+                .push(not_a_folder(config_path, include, &source));
             return;
         }
+        let layer = Layer::Include(include.name.clone());
+        self.layer_folders(&tree, &base, &layer);
+        let domains_folder = join(&base, "domains");
+        for name in self.sorted_dirs(&tree, &domains_folder) {
+            self.layer_folders(&tree, &join(&domains_folder, &name), &layer);
+        }
+    }
+
+    /// What is at `relative` (without following symlinks); a symlink is recorded as an error.
+    fn kind_at(&mut self, tree: &Tree<'_>, relative: &str) -> Option<EntryKind> {
+        if relative.is_empty() {
+            return Some(EntryKind::Folder);
+        }
+        match tree.dir.info(relative) {
+            Ok(Some(info)) if info.kind == EntryKind::Symlink => {
+                self.errors
+                    .push(Error::invalid(tree.shown(relative), None, SYMLINK_IN_TREE));
+                None
+            }
+            Ok(found) => found.map(|info| info.kind),
+            Err(error) => {
+                self.errors.push(located(tree, relative, error));
+                None
+            }
+        }
+    }
+
+    fn layer_folders(&mut self, tree: &Tree<'_>, base: &str, layer: &Layer) {
         for kind in Kind::ALL {
-            let folder = base.join(kind.folder());
-            if !folder.is_dir() || !self.folder_allowed(&folder) {
+            let folder = join(base, kind.folder());
+            if self.kind_at(tree, &folder) != Some(EntryKind::Folder) {
                 continue;
             }
             if kind == Kind::Skill {
-                for skill_dir in Self::sorted_dirs(&folder) {
-                    if self.folder_allowed(&skill_dir) {
-                        self.skill(&skill_dir, layer);
-                    }
+                for name in self.sorted_dirs(tree, &folder) {
+                    self.skill(tree, &join(&folder, &name), name, layer);
                 }
                 continue;
             }
-            for path in Self::sorted_entries(&folder) {
-                let is_markdown = path.extension().is_some_and(|extension| extension == "md");
-                if !is_markdown || !path.is_file() {
+            for entry in self.entries(tree, &folder) {
+                let Some(id) = entry.name.strip_suffix(".md") else {
                     continue;
+                };
+                let id = id.to_owned();
+                let relative = join(&folder, &entry.name);
+                match entry.kind {
+                    EntryKind::File => {}
+                    EntryKind::Symlink => {
+                        self.errors.push(Error::invalid(
+                            tree.shown(&relative),
+                            None,
+                            SYMLINK_IN_TREE,
+                        ));
+                        continue;
+                    }
+                    EntryKind::Folder | EntryKind::Other => continue,
                 }
-                let id = path
-                    .file_stem()
-                    .map(|stem| stem.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                self.item_file(kind, id, &path, layer);
+                self.item_file(tree, kind, id, &relative, layer);
             }
         }
     }
 
-    /// A folder of the tree may be a symlink only to a folder inside the project, the same rule
-    /// as for files; otherwise an error is recorded and the folder skipped.
-    fn folder_allowed(&mut self, folder: &Path) -> bool {
-        let is_link = fs_err::symlink_metadata(folder)
-            .is_ok_and(|metadata| metadata.file_type().is_symlink());
-        if !is_link {
-            return true;
+    /// The entries of a folder; a name that is not UTF-8 is an error (it could not be opened).
+    fn entries(&mut self, tree: &Tree<'_>, folder: &str) -> Vec<Entry> {
+        match tree.dir.list(folder) {
+            Ok(Some(entries)) => entries
+                .into_iter()
+                .filter(|entry| {
+                    if !entry.exact_name {
+                        self.errors.push(Error::invalid(
+                            tree.shown(&join(folder, &entry.name))
+                                .escape_debug()
+                                .to_string(),
+                            None,
+                            "the file name is not valid UTF-8; rename it",
+                        ));
+                    }
+                    entry.exact_name
+                })
+                .collect(),
+            Ok(None) => Vec::new(),
+            Err(error) => {
+                self.errors.push(located(tree, folder, error));
+                Vec::new()
+            }
         }
-        let inside = match (
-            fs_err::canonicalize(folder),
-            fs_err::canonicalize(self.project_root),
-        ) {
-            (Ok(target), Ok(root)) => target.starts_with(root),
-            _ => false,
-        };
-        if !inside {
-            let relative = self.relative(folder);
-            self.errors.push(Error::invalid(
-                relative,
-                None,
-                "is a symlink to a folder outside the project; replace it with a real folder (or a copy)",
-            ));
-        }
-        inside
     }
 
-    fn item_file(&mut self, kind: Kind, id: String, path: &Path, layer: &Layer) -> Option<usize> {
+    /// Sub-folders of `folder` not starting with `.`, sorted; symlinked ones are errors.
+    fn sorted_dirs(&mut self, tree: &Tree<'_>, folder: &str) -> Vec<String> {
+        let mut names = Vec::new();
+        for entry in self.entries(tree, folder) {
+            if entry.name.starts_with('.') {
+                continue;
+            }
+            match entry.kind {
+                EntryKind::Folder => names.push(entry.name),
+                EntryKind::Symlink => self.errors.push(Error::invalid(
+                    tree.shown(&join(folder, &entry.name)),
+                    None,
+                    SYMLINK_IN_TREE,
+                )),
+                EntryKind::File | EntryKind::Other => {}
+            }
+        }
+        names
+    }
+
+    fn item_file(
+        &mut self,
+        tree: &Tree<'_>,
+        kind: Kind,
+        id: String,
+        relative: &str,
+        layer: &Layer,
+    ) -> Option<usize> {
+        let shown = tree.shown(relative);
         if id.chars().any(char::is_control) {
-            let relative = self.relative(path);
             self.errors.push(Error::invalid(
-                relative.escape_debug().to_string(),
+                shown.escape_debug().to_string(),
                 None,
                 "the file name contains a control character (such as a line break); rename the file",
             ));
             return None;
         }
-        // A plain file (not a symlink) whose size and time match the cache keeps its parse.
-        let stamp = std::fs::symlink_metadata(path)
+        // A plain file whose size and time match the cache keeps its parse.
+        let cache_key = tree.dir.root().join(relative);
+        let stamp = tree
+            .dir
+            .info(relative)
             .ok()
-            .filter(|metadata| metadata.file_type().is_file())
-            .map(|metadata| (metadata.len(), metadata.modified().ok()));
+            .flatten()
+            .filter(|info| info.kind == EntryKind::File)
+            .map(|info| (info.len, info.modified));
         if let (Some((length, modified)), Some(cache)) = (stamp, self.cache.as_deref())
-            && let Some((cached_length, cached_modified, item)) = cache.entries.get(path)
+            && let Some((cached_length, cached_modified, item)) = cache.entries.get(&cache_key)
             && *cached_length == length
             && *cached_modified == modified
             && item.kind == kind
@@ -282,23 +363,22 @@ impl Loader<'_> {
             self.items.push(item.clone());
             return Some(self.items.len() - 1);
         }
-        let relative = self.relative(path);
-        let bytes = match self.read_checked(path, &relative) {
+        let bytes = match Self::read(tree, relative) {
             Ok(bytes) => bytes,
             Err(error) => {
                 self.errors.push(error);
                 return None;
             }
         };
-        let parsed = frontmatter::parse(&relative, &bytes)
-            .and_then(|document| interpret(kind, id, layer.clone(), relative, document));
+        let parsed = frontmatter::parse(&shown, &bytes)
+            .and_then(|document| interpret(kind, id, layer.clone(), shown, document));
         match parsed {
             Ok(item) => {
                 if let (Some((length, modified)), Some(cache)) = (stamp, self.cache.as_deref_mut())
                 {
                     cache
                         .entries
-                        .insert(path.to_path_buf(), (length, modified, item.clone()));
+                        .insert(cache_key, (length, modified, item.clone()));
                 }
                 self.items.push(item);
                 Some(self.items.len() - 1)
@@ -310,123 +390,89 @@ impl Loader<'_> {
         }
     }
 
-    fn skill(&mut self, skill_dir: &Path, layer: &Layer) {
-        let id = file_name(skill_dir);
-        let skill_file = skill_dir.join("SKILL.md");
-        if !skill_file.is_file() {
-            self.warnings.push(format!(
-                "{}: skill folder without SKILL.md is skipped",
-                self.relative(skill_dir)
-            ));
-            return;
+    fn skill(&mut self, tree: &Tree<'_>, skill_dir: &str, id: String, layer: &Layer) {
+        let skill_file = join(skill_dir, "SKILL.md");
+        match self.kind_at(tree, &skill_file) {
+            Some(EntryKind::File) => {}
+            None if tree.dir.info(&skill_file).ok().flatten().is_some() => return,
+            _ => {
+                self.warnings.push(format!(
+                    "{}: skill folder without SKILL.md is skipped",
+                    tree.shown(skill_dir)
+                ));
+                return;
+            }
         }
-        let Some(index) = self.item_file(Kind::Skill, id, &skill_file, layer) else {
+        let Some(index) = self.item_file(tree, Kind::Skill, id, &skill_file, layer) else {
             return;
         };
         let mut resources = Vec::new();
-        for entry in Self::sorted_entries(skill_dir) {
-            let name = file_name(&entry);
-            if name == "SKILL.md" {
+        for entry in self.entries(tree, skill_dir) {
+            if entry.name == "SKILL.md" {
                 continue;
             }
-            if !SKILL_RESOURCE_FOLDERS.contains(&name.as_str()) {
+            let relative = join(skill_dir, &entry.name);
+            if !SKILL_RESOURCE_FOLDERS.contains(&entry.name.as_str()) {
                 self.warnings.push(format!(
                     "{}: not copied; skills ship only SKILL.md, references/, scripts/ and assets/",
-                    self.relative(&entry)
+                    tree.shown(&relative)
                 ));
                 continue;
             }
-            for file in walkdir::WalkDir::new(&entry)
-                .sort_by_file_name()
-                .follow_links(false)
-            {
-                let file = match file {
-                    Ok(file) => file,
-                    Err(error) => {
-                        self.errors
-                            .push(Error::Io(std::io::Error::other(error.to_string())));
-                        continue;
-                    }
-                };
-                if file.file_type().is_dir() {
-                    continue;
-                }
-                let path = file.path();
-                let relative = self.relative(path);
-                match self.read_checked(path, &relative) {
-                    Ok(bytes) => {
-                        let executable = fs_err::metadata(path)
-                            .is_ok_and(|metadata| metadata.permissions().mode() & 0o111 != 0);
-                        let inside = path.strip_prefix(skill_dir).unwrap_or(path);
-                        let relative_path = inside
-                            .components()
-                            .map(|component| component.as_os_str().to_string_lossy())
-                            .collect::<Vec<_>>()
-                            .join("/");
-                        resources.push(Resource {
-                            relative_path,
-                            bytes,
-                            executable,
-                        });
-                    }
-                    Err(error) => self.errors.push(error),
-                }
-            }
+            self.resources(tree, skill_dir, &relative, entry.kind, &mut resources);
         }
         self.items[index].resources = resources;
     }
 
-    /// Reads a file, refusing symlinks that leave the project and files over the size cap.
-    fn read_checked(&self, path: &Path, relative: &str) -> Result<Vec<u8>> {
-        let link = fs_err::symlink_metadata(path)?;
-        if link.file_type().is_symlink() {
-            let target = fs_err::canonicalize(path)?;
-            let root = fs_err::canonicalize(self.project_root)?;
-            if !target.starts_with(&root) {
-                return Err(Error::invalid(
-                    relative,
-                    None,
-                    "is a symlink to a file outside the project; replace it with a copy of the file",
-                ));
+    /// Collects the files below `relative` (a resource folder of the skill at `skill_dir`), in
+    /// name order, depth first.
+    fn resources(
+        &mut self,
+        tree: &Tree<'_>,
+        skill_dir: &str,
+        relative: &str,
+        kind: EntryKind,
+        resources: &mut Vec<Resource>,
+    ) {
+        match kind {
+            EntryKind::Folder => {
+                for entry in self.entries(tree, relative) {
+                    let inner = join(relative, &entry.name);
+                    self.resources(tree, skill_dir, &inner, entry.kind, resources);
+                }
             }
-        }
-        let metadata = fs_err::metadata(path)?;
-        if !metadata.is_file() {
-            return Err(Error::invalid(
-                relative,
+            EntryKind::File => match tree.dir.read(relative, MAX_FILE_BYTES) {
+                Ok(Some((bytes, mode))) => resources.push(Resource {
+                    relative_path: relative[skill_dir.len() + 1..].to_owned(),
+                    bytes,
+                    executable: mode & 0o111 != 0,
+                }),
+                Ok(None) => {}
+                Err(error) => self.errors.push(located(tree, relative, error)),
+            },
+            EntryKind::Symlink => {
+                self.errors
+                    .push(Error::invalid(tree.shown(relative), None, SYMLINK_IN_TREE));
+            }
+            EntryKind::Other => self.errors.push(Error::invalid(
+                tree.shown(relative),
                 None,
-                "is not a regular file (a folder, pipe or device); replace it with a Markdown file",
-            ));
+                "is not a regular file (a pipe, socket or device); remove it from the skill",
+            )),
         }
-        if metadata.len() > MAX_FILE_BYTES {
-            return Err(Error::invalid(
-                relative,
-                None,
-                format!(
-                    "is {} bytes; content files are limited to 8 MiB",
-                    metadata.len()
-                ),
-            ));
-        }
-        Ok(fs_err::read(path)?)
     }
 
-    fn sorted_entries(folder: &Path) -> Vec<PathBuf> {
-        let Ok(entries) = fs_err::read_dir(folder) else {
-            return Vec::new();
-        };
-        let mut paths: Vec<PathBuf> = entries
-            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-            .collect();
-        paths.sort();
-        paths
-    }
-
-    fn sorted_dirs(folder: &Path) -> Vec<PathBuf> {
-        Self::sorted_entries(folder)
-            .into_iter()
-            .filter(|path| path.is_dir() && !file_name(path).starts_with('.'))
-            .collect()
+    /// Reads a content file through the confined layer, with the size cap.
+    fn read(tree: &Tree<'_>, relative: &str) -> Result<Vec<u8>> {
+        match tree.dir.read(relative, MAX_FILE_BYTES) {
+            Ok(Some((bytes, _))) => Ok(bytes),
+            Ok(None) => Err(Error::invalid(
+                tree.shown(relative),
+                None,
+                "disappeared while being read; run again",
+            )),
+            Err(error) => Err(located(tree, relative, error)),
+        }
     }
 
     fn check_same_layer_duplicates(&mut self) {
@@ -452,8 +498,22 @@ impl Loader<'_> {
     }
 }
 
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default()
+fn not_a_folder(config_path: &str, include: &crate::config::Include, source: &str) -> Error {
+    Error::invalid(
+        config_path,
+        None,
+        format!(
+            "include `{}`: `{}` is not a folder; fix `source`/`path` of this [[includes]] entry or remove it",
+            include.name,
+            source.escape_debug()
+        ),
+    )
+}
+
+/// Turns a refusal of the file layer into an error naming the path as the tree shows it.
+fn located(tree: &Tree<'_>, relative: &str, error: Error) -> Error {
+    match error {
+        Error::Refused { reason, .. } => Error::invalid(tree.shown(relative), None, reason),
+        other => other,
+    }
 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::frontmatter::Document;
 
-pub use load::{LoadedTree, ParseCache, load_tree, load_tree_cached, load_tree_lenient};
+pub use load::{LoadedTree, ParseCache, load_tree_cached};
 
 /// The kind of an item; each has its own folder under `.ai-rulez/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -74,8 +74,11 @@ pub fn write_lock(start: &Path, warnings: &mut Vec<String>) -> Result<(String, b
             "generated files differ from their sources; run `ai-rulez generate` first, then `ai-rulez lock`",
         ));
     }
-    let manifest_text =
-        fs_err::read_to_string(project.root.join(&settings.manifest_path)).unwrap_or_default();
+    let manifest_text = project
+        .dir
+        .read(&settings.manifest_path, 64 * 1024 * 1024)?
+        .map(|(bytes, _)| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_default();
     let sections: Vec<String> = Manifest::parse(&settings.manifest_path, &manifest_text)
         .map(|manifest| manifest.sections.keys().cloned().collect())
         .unwrap_or_default();
@@ -92,10 +95,14 @@ pub fn write_lock(start: &Path, warnings: &mut Vec<String>) -> Result<(String, b
         .collect();
     let lock = LockFile::new(items, pinned_outputs(&plan, &sections), servers);
     let text = lock.to_text();
-    let current = std::fs::read(paths.root.join(&paths.lock_file)).ok();
+    let current = project
+        .dir
+        .read(&paths.lock_file, 64 * 1024 * 1024)?
+        .map(|(bytes, _)| bytes);
     let changed = current.as_deref() != Some(text.as_bytes());
     if changed {
-        write::write_file(&paths.root, &paths.lock_file, text.as_bytes())?;
+        let _lock = project.dir.lock()?;
+        write::write_file(&project.dir, &paths.lock_file, text.as_bytes())?;
     }
     Ok((paths.lock_file, changed))
 }

@@ -6,16 +6,16 @@ use std::borrow::Cow;
 use crate::error::Result;
 use crate::gitignore;
 use crate::manifest::Manifest;
+use crate::plan::Plan;
 
-use super::disk::{current_mode, read_optional, refuse_symlinks};
+use super::disk::{current_mode, journal_path, leftover_temporaries, read_output};
 use super::{Operation, State, Status};
 
 impl State<'_> {
     pub(super) fn manifest_and_gitignore(&mut self, old: &Manifest) -> Result<()> {
-        let root = self.settings.root;
+        let dir = self.settings.dir;
         let manifest_path = self.settings.manifest_path.clone();
-        refuse_symlinks(root, &manifest_path)?;
-        let current = read_optional(&root.join(&manifest_path))?;
+        let current = read_output(dir, &manifest_path)?.map(|(bytes, _)| bytes);
         if self.manifest.is_empty() {
             if current.is_some() && !old.is_empty() || current.is_some() && self.settings.clean {
                 self.operations.push(Operation::Delete {
@@ -39,9 +39,10 @@ impl State<'_> {
             }
             self.record(&manifest_path, status, None);
             self.ignore_entries.push(format!("/{manifest_path}"));
+            self.ignore_entries
+                .push(format!("/{}", journal_path(&manifest_path)));
         }
-        refuse_symlinks(root, ".gitignore")?;
-        let current = read_optional(&root.join(".gitignore"))?;
+        let current = read_output(dir, ".gitignore")?.map(|(bytes, _)| bytes);
         let current_text = current
             .as_deref()
             .map(|bytes| String::from_utf8_lossy(bytes).into_owned());
@@ -76,7 +77,7 @@ impl State<'_> {
                 self.operations.push(Operation::Write {
                     path: ".gitignore".to_owned(),
                     bytes: Cow::Owned(text.into_bytes()),
-                    mode: current_mode(&root.join(".gitignore")).unwrap_or(0o644),
+                    mode: current_mode(dir, ".gitignore").unwrap_or(0o644),
                 });
                 self.record(
                     ".gitignore",
@@ -96,6 +97,52 @@ impl State<'_> {
                 self.record(".gitignore", Status::Orphan, None);
             }
             _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl State<'_> {
+    /// Temporary files and the journal an interrupted run left behind: reported by `--check`
+    /// (`leftover:`) and deleted by a write. Only an interrupted run (one that left its journal)
+    /// can have left temporary files next to outputs, so those are looked for only then; the
+    /// bookkeeping files' own temporaries are always looked for (a run may die while writing
+    /// the journal itself).
+    pub(super) fn leftovers(
+        &mut self,
+        plan: &Plan,
+        old: &Manifest,
+        interrupted: bool,
+    ) -> Result<()> {
+        let manifest_path = self.settings.manifest_path.clone();
+        let journal = journal_path(&manifest_path);
+        let mut candidates: Vec<&str> =
+            vec![manifest_path.as_str(), journal.as_str(), ".gitignore"];
+        if interrupted {
+            candidates.extend(old.files.keys().map(String::as_str));
+            candidates.extend(old.sections.keys().map(String::as_str));
+            candidates.extend(old.merged.keys().map(String::as_str));
+            candidates.extend(plan.outputs.keys().map(String::as_str));
+        }
+        let found = leftover_temporaries(self.settings.dir, candidates.into_iter())?;
+        for path in found {
+            self.operations
+                .push(Operation::Delete { path: path.clone() });
+            self.record(
+                &path,
+                Status::Leftover,
+                Some("a temporary file of an interrupted run".to_owned()),
+            );
+        }
+        if interrupted {
+            self.record(
+                &journal,
+                Status::Leftover,
+                Some(
+                    "the journal of an interrupted run; the next generate finishes its work"
+                        .to_owned(),
+                ),
+            );
         }
         Ok(())
     }

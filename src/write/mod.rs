@@ -11,15 +11,15 @@ mod orphans;
 mod section;
 
 use std::borrow::Cow;
-use std::path::Path;
 
+use crate::confined_fs::ProjectDir;
 use crate::error::{Error, Result};
 use crate::hash::{Provenance, banner_provenance, sha256_tagged};
 use crate::manifest::Manifest;
 use crate::plan::{Content, Markdown, Plan};
 
 pub use disk::write_file;
-use disk::{DirCache, perform_all, read_manifest};
+use disk::{perform_all, read_manifest, read_output};
 pub use section::section_body;
 
 /// What to do with the analysis.
@@ -36,8 +36,8 @@ pub enum Mode {
 /// Inputs of one write run besides the plan.
 #[derive(Debug, Clone)]
 pub struct Settings<'a> {
-    /// Absolute project root.
-    pub root: &'a Path,
+    /// The project root, through the confined file layer.
+    pub dir: &'a ProjectDir,
     /// Manifest path, project-relative.
     pub manifest_path: String,
     /// Maintain the `.gitignore` block.
@@ -65,6 +65,8 @@ pub enum Status {
     Orphan,
     /// No longer produced and not provably unedited: kept, and forgotten by the manifest.
     Kept,
+    /// A temporary file or journal an interrupted run left (`leftover:`); deleted.
+    Leftover,
 }
 
 impl Status {
@@ -77,6 +79,7 @@ impl Status {
             Status::Edited => Some("edited"),
             Status::Blocked => Some("blocked"),
             Status::Orphan => Some("orphan"),
+            Status::Leftover => Some("leftover"),
             Status::Unchanged | Status::Kept => None,
         }
     }
@@ -90,7 +93,7 @@ impl Status {
             Status::Unchanged => "unchanged",
             Status::Edited => "edited",
             Status::Blocked => "blocked",
-            Status::Orphan => "delete",
+            Status::Orphan | Status::Leftover => "delete",
             Status::Kept => "keep",
         }
     }
@@ -139,14 +142,20 @@ enum Operation<'a> {
     },
 }
 
-/// Analyses `plan` against the disk and, in [`Mode::Write`], applies it.
+/// Analyses `plan` against the disk and, in [`Mode::Write`], applies it while holding the
+/// project's writer lock (analysis included, so no other writer changes the disk in between).
 ///
-/// Errors: [`Error::Refused`] (nothing written) when a path is blocked or edited without
-/// `force`, a path is or passes through a symlink, or a resolved secret would land in a file git
-/// does not ignore; [`Error::Invalid`] for a damaged manifest, `.gitignore` block or settings
-/// document; I/O errors.
+/// Errors: [`Error::Busy`] when another process holds the lock past the wait;
+/// [`Error::Refused`] (nothing written) when a path is blocked or edited without `force`, a path
+/// is or passes through a symlink, or a resolved secret would land in a file git does not
+/// ignore; [`Error::Invalid`] for a damaged manifest, `.gitignore` block or settings document;
+/// I/O errors.
 pub fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) -> Result<Report> {
-    let (old_manifest, manifest_warnings) = read_manifest(settings)?;
+    let _lock = match mode {
+        Mode::Write => Some(settings.dir.lock()?),
+        Mode::Check | Mode::DryRun => None,
+    };
+    let (old_manifest, manifest_warnings, interrupted) = read_manifest(settings)?;
     let mut state = State {
         settings,
         report: Report {
@@ -157,7 +166,6 @@ pub fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) -> Resu
         manifest: Manifest::default(),
         ignore_entries: Vec::new(),
         secret_paths: Vec::new(),
-        dirs: DirCache::default(),
         secrets_resolved: mode != Mode::Check,
     };
     if !settings.clean {
@@ -167,6 +175,7 @@ pub fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) -> Resu
     }
     state.orphans(plan, &old_manifest)?;
     state.manifest_and_gitignore(&old_manifest)?;
+    state.leftovers(plan, &old_manifest, interrupted)?;
     state
         .report
         .changes
@@ -189,7 +198,12 @@ pub fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) -> Resu
     }
     state.secret_gate()?;
     if mode == Mode::Write {
-        perform_all(settings.root, &state.operations, &state.dirs)?;
+        let journal = (!state.operations.is_empty()).then(|| {
+            let mut union = old_manifest.clone();
+            union.absorb(state.manifest.clone());
+            union.to_text()
+        });
+        perform_all(settings, &state.operations, journal.as_deref())?;
     }
     Ok(state.report)
 }
@@ -198,7 +212,6 @@ struct State<'a> {
     settings: &'a Settings<'a>,
     report: Report,
     operations: Vec<Operation<'a>>,
-    dirs: DirCache,
     /// Whether entries carry real resolved values (not in `--check`, which renders without
     /// reading the environment), so a rotated secret can be noticed and rewritten.
     secrets_resolved: bool,
@@ -217,7 +230,7 @@ impl<'a> State<'a> {
     }
 
     fn output(&mut self, path: &str, content: &'a Content, old: &Manifest) -> Result<()> {
-        let found = self.dirs.read(self.settings.root, path)?;
+        let found = read_output(self.settings.dir, path)?;
         let disk_mode = found.as_ref().map(|(_, mode)| *mode);
         let disk = found.map(|(bytes, _)| bytes);
         match content {
@@ -257,8 +270,7 @@ impl<'a> State<'a> {
             Some(disk) if disk == bytes && !mode_differs => Status::Unchanged,
             Some(disk) if disk == bytes => Status::Update,
             Some(disk) => {
-                let recorded = old.files.get(path).cloned().flatten();
-                let digest_matches = recorded.as_deref() == Some(sha256_tagged(disk).as_str());
+                let digest_matches = old.records_file(path, &sha256_tagged(disk));
                 match provenance.unwrap_or(Provenance::NoBanner) {
                     Provenance::Unedited => Status::Update,
                     _ if digest_matches => Status::Update,
@@ -305,9 +317,8 @@ impl<'a> State<'a> {
             return;
         };
         let provenance = banner_provenance(disk_bytes);
-        let recorded = old.files.get(path).cloned().flatten();
         let ours = provenance != Provenance::NoBanner
-            || recorded.as_deref() == Some(sha256_tagged(disk_bytes).as_str());
+            || old.records_file(path, &sha256_tagged(disk_bytes));
         // A hand-written file identical to the output without its banner loses nothing when replaced.
         let equivalent = disk_bytes == without_banner(markdown).as_slice();
         // `--force` never overrides the section: a hand-written root file keeps its text.
@@ -339,14 +350,14 @@ impl<'a> State<'a> {
                     .any(|entry| entry == &format!("/{path}"));
             // An ignore rule does not apply to a file git already tracks: such a file would
             // still be committed with the secret in it.
-            if crate::git::is_tracked(self.settings.root, path)? {
+            if crate::git::is_tracked(self.settings.dir.root(), path)? {
                 return Err(Error::refused(
                     path,
                     "would hold a resolved secret (a `${VAR}` this format cannot reference), but git tracks this file, \
                      so it would be committed even though it is ignored; run `git rm --cached` on it first",
                 ));
             }
-            if in_block || crate::git::is_ignored(self.settings.root, path)? {
+            if in_block || crate::git::is_ignored(self.settings.dir.root(), path)? {
                 continue;
             }
             return Err(Error::refused(

@@ -9,7 +9,7 @@ use crate::manifest::Manifest;
 use crate::mcp_config;
 use crate::plan::Plan;
 
-use super::disk::{current_mode, read_optional, refuse_symlinks};
+use super::disk::{current_mode, read_output};
 use super::entries::{mcp_error, shape_for_path};
 use super::section::find_section;
 use super::{Operation, State, Status};
@@ -17,19 +17,17 @@ use super::{Operation, State, Status};
 impl State<'_> {
     /// Outputs the old manifest lists that the plan no longer produces.
     pub(super) fn orphans(&mut self, plan: &Plan, old: &Manifest) -> Result<()> {
-        let root = self.settings.root;
-        for (path, recorded) in &old.files {
+        let dir = self.settings.dir;
+        for path in old.files.keys() {
             if plan.outputs.contains_key(path) && !self.settings.clean {
                 continue;
             }
-            if refuse_symlinks(root, path).is_err() {
-                continue;
-            }
-            let Some(disk) = read_optional(&root.join(path))? else {
+            // A symlink (or a folder, a pipe) where an output was is not ours to touch.
+            let Ok(Some((disk, _))) = read_output(dir, path) else {
                 continue;
             };
             let provenance = banner_provenance(&disk);
-            let digest_matches = recorded.as_deref() == Some(sha256_tagged(&disk).as_str());
+            let digest_matches = old.records_file(path, &sha256_tagged(&disk));
             if provenance == Provenance::Unedited || digest_matches {
                 self.operations
                     .push(Operation::Delete { path: path.clone() });
@@ -57,7 +55,7 @@ impl State<'_> {
             if plan.outputs.contains_key(path) && !self.settings.clean {
                 continue;
             }
-            let Some(disk) = read_optional(&root.join(path))? else {
+            let Some((disk, _)) = read_output(dir, path)? else {
                 continue;
             };
             let Ok(text) = std::str::from_utf8(&disk) else {
@@ -73,7 +71,7 @@ impl State<'_> {
                     self.operations.push(Operation::Write {
                         path: path.clone(),
                         bytes: Cow::Owned(new_text.into_bytes()),
-                        mode: current_mode(&root.join(path)).unwrap_or(0o644),
+                        mode: current_mode(dir, path).unwrap_or(0o644),
                     });
                     self.record(
                         path,
@@ -95,7 +93,7 @@ impl State<'_> {
             let Some(shape) = shape else {
                 continue;
             };
-            let Some(disk) = read_optional(&root.join(path))? else {
+            let Some((disk, _)) = read_output(dir, path)? else {
                 continue;
             };
             let Ok(text) = String::from_utf8(disk) else {
@@ -123,7 +121,7 @@ impl State<'_> {
                 Some(new_text) => self.operations.push(Operation::Write {
                     path: path.clone(),
                     bytes: Cow::Owned(new_text.into_bytes()),
-                    mode: current_mode(&root.join(path)).unwrap_or(0o644),
+                    mode: current_mode(dir, path).unwrap_or(0o644),
                 }),
                 None => self
                     .operations
