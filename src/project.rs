@@ -102,10 +102,7 @@ fn config_in(directory: &Path) -> Result<Option<(&'static str, bool)>> {
 fn symlinked_project(directory: &Path, candidate: &str) -> Error {
     Error::refused(
         directory.join(candidate).display().to_string(),
-        format!(
-            "{}; ai-rulez does not load a project through a symlink",
-            crate::confined_fs::SYMLINK_REFUSAL
-        ),
+        crate::confined_fs::SYMLINK_REFUSAL,
     )
 }
 

@@ -32,6 +32,8 @@ pub(super) fn open_beneath(
         let resolve =
             ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
         match rustix::fs::openat2(base, relative, flags, mode, resolve) {
+            // With O_DIRECTORY a trailing symlink reports ENOTDIR rather than ELOOP.
+            Err(Errno::NOTDIR) => return Err(diagnose_not_a_folder(base, relative)),
             // ENOSYS: the kernel predates openat2; EPERM: a sandbox filters it.
             Err(Errno::NOSYS | Errno::PERM) if OPENAT2_STATE.load(Ordering::Relaxed) == 0 => {
                 OPENAT2_STATE.store(2, Ordering::Relaxed);
@@ -64,13 +66,34 @@ fn open_by_components(
         } else {
             OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW
         };
-        let opened = rustix::fs::openat(parent, component, component_flags, mode)?;
+        let opened =
+            rustix::fs::openat(parent, component, component_flags, mode).map_err(|errno| {
+                match errno {
+                    Errno::NOTDIR => diagnose_not_a_folder(parent, component),
+                    errno => errno,
+                }
+            })?;
         if last {
             return Ok(opened);
         }
         current = Some(opened);
     }
     Err(Errno::INVAL)
+}
+
+/// `ENOTDIR` from an open means a file where a folder was expected, or a symlink opened with
+/// `O_DIRECTORY | O_NOFOLLOW`; the latter is reported as `ELOOP` like every other symlink. Only
+/// the type of the last component is looked at (earlier symlinks were refused before).
+fn diagnose_not_a_folder(base: BorrowedFd<'_>, relative: &str) -> Errno {
+    match rustix::fs::statat(base, relative, rustix::fs::AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(stat)
+            if rustix::fs::FileType::from_raw_mode(stat.st_mode)
+                == rustix::fs::FileType::Symlink =>
+        {
+            Errno::LOOP
+        }
+        _ => Errno::NOTDIR,
+    }
 }
 
 /// Opens the folder `relative` below `base` (an empty string is `base` itself).

@@ -82,7 +82,7 @@ pub fn write_lock(start: &Path, warnings: &mut Vec<String>) -> Result<(String, b
     let sections: Vec<String> = Manifest::parse(&settings.manifest_path, &manifest_text)
         .map(|manifest| manifest.sections.keys().cloned().collect())
         .unwrap_or_default();
-    let snapshot = Snapshot::WorkTree(paths.root.clone());
+    let snapshot = Snapshot::WorkTree(crate::confined_fs::ProjectDir::open(&paths.root)?);
     let items = sources::collect(&snapshot, &paths.config_dir, &paths.config_file)?;
     let servers = project
         .config
@@ -123,7 +123,7 @@ pub enum Against {
 pub fn check_lock(start: &Path, against: Against, sources_only: bool) -> Result<Vec<Change>> {
     let paths = locate(start)?;
     let snapshot = match against {
-        Against::WorkTree => Snapshot::WorkTree(paths.root.clone()),
+        Against::WorkTree => Snapshot::WorkTree(crate::confined_fs::ProjectDir::open(&paths.root)?),
         Against::Staged => Snapshot::from_index(&paths.root)?,
     };
     let Some((_, lock_bytes)) = snapshot.read(&paths.lock_file)? else {

@@ -3,8 +3,7 @@
 //! pre-commit check stays fast and works even when a source has a syntax error.
 
 use std::collections::BTreeMap;
-use std::os::unix::fs::PermissionsExt as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::digest::{FileEntry, item_digest};
 use crate::error::{Error, Result};
@@ -14,8 +13,8 @@ const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Where file contents come from.
 pub enum Snapshot {
-    /// The working tree under this project root.
-    WorkTree(PathBuf),
+    /// The working tree under this project root, read through the confined file layer.
+    WorkTree(crate::confined_fs::ProjectDir),
     /// The git index of the repository holding the project: staged path → (executable, bytes).
     Index(BTreeMap<String, (bool, Vec<u8>)>),
 }
@@ -59,37 +58,10 @@ impl Snapshot {
     pub fn read(&self, relative: &str) -> Result<Option<(bool, Vec<u8>)>> {
         match self {
             Snapshot::Index(files) => Ok(files.get(relative).cloned()),
-            Snapshot::WorkTree(root) => {
-                let path = root.join(relative);
-                // Only regular files of a sane size are read: a pipe would block, a device never end.
-                match std::fs::metadata(&path) {
-                    Ok(metadata) if !metadata.is_file() || metadata.len() > MAX_READ_BYTES => {
-                        return Err(Error::refused(
-                            relative,
-                            "is not a regular file of at most 64 MiB (a folder, pipe or device); move it away",
-                        ));
-                    }
-                    _ => {}
-                }
-                match std::fs::read(&path) {
-                    Ok(data) => {
-                        let executable = fs_err::metadata(&path)?.permissions().mode() & 0o111 != 0;
-                        Ok(Some((executable, data)))
-                    }
-                    Err(error)
-                        if matches!(
-                            error.kind(),
-                            std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                        ) =>
-                    {
-                        Ok(None)
-                    }
-                    Err(error) => Err(Error::Io(std::io::Error::new(
-                        error.kind(),
-                        format!("reading {}: {error}", path.display()),
-                    ))),
-                }
-            }
+            // Only regular files of a sane size are read: a pipe would block, a device never end.
+            Snapshot::WorkTree(dir) => Ok(dir
+                .read(relative, MAX_READ_BYTES)?
+                .map(|(bytes, mode)| (mode & 0o111 != 0, bytes))),
         }
     }
 
@@ -105,24 +77,27 @@ impl Snapshot {
                     .map(|(path, _)| path.clone())
                     .collect()
             }
-            Snapshot::WorkTree(root) => {
-                let base = root.join(prefix);
+            Snapshot::WorkTree(dir) => {
                 let mut paths = Vec::new();
-                for entry in walkdir::WalkDir::new(&base)
-                    .follow_links(false)
-                    .sort_by_file_name()
-                    .into_iter()
-                    .flatten()
-                {
-                    if entry.file_type().is_dir() {
-                        continue;
-                    }
-                    if let Ok(relative) = entry.path().strip_prefix(root) {
-                        paths.push(relative.to_string_lossy().replace('\\', "/"));
-                    }
-                }
+                collect_files(dir, prefix, &mut paths);
                 paths
             }
+        }
+    }
+}
+
+/// Appends every non-folder entry below `folder` (depth first, in name order) to `paths`;
+/// symlinks are listed without being followed, so reading them later is refused by name.
+fn collect_files(dir: &crate::confined_fs::ProjectDir, folder: &str, paths: &mut Vec<String>) {
+    let Ok(Some(entries)) = dir.list(folder) else {
+        return;
+    };
+    for entry in entries {
+        let path = format!("{folder}/{}", entry.name);
+        if entry.kind == crate::confined_fs::EntryKind::Folder {
+            collect_files(dir, &path, paths);
+        } else {
+            paths.push(path);
         }
     }
 }

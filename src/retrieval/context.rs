@@ -2,9 +2,10 @@
 //! first, including instruction files the repository already has.
 
 use super::{
-    Catalog, DEFAULT_MAX_TOKENS, HashSet, Index, Item, Kind, Path, PathBuf, Provenance, Serialize,
-    applies_to, banner_provenance, estimate_tokens, is_folder, problems_text,
+    Catalog, DEFAULT_MAX_TOKENS, HashSet, Index, Item, Kind, Provenance, Serialize, applies_to,
+    banner_provenance, estimate_tokens, is_folder, problems_text,
 };
+use crate::confined_fs::{EntryKind, ProjectDir};
 
 /// One thing that applies to a path, with why.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -45,7 +46,7 @@ pub struct ContextReply {
 pub fn get_context(catalog: &Catalog, path: &str, task: Option<&str>) -> ContextReply {
     let project = &catalog.project;
     let items: Vec<&Item> = catalog.view_items().collect();
-    let folder = is_folder(&project.root, path);
+    let folder = is_folder(&project.dir, path);
     let mut scoped = Vec::new();
     let mut global = Vec::new();
     for item in items
@@ -101,7 +102,7 @@ pub fn get_context(catalog: &Catalog, path: &str, task: Option<&str>) -> Context
             text: item.description.clone().unwrap_or_default(),
         });
     }
-    entries.extend(instruction_files(&project.root, path));
+    entries.extend(instruction_files(&project.dir, path));
     // Like get_rules, the reply stays below what clients accept: texts that no longer fit are
     // emptied (the entry and why it applies stay listed) and named in `cut`.
     let mut used = 0;
@@ -131,10 +132,13 @@ pub fn get_context(catalog: &Catalog, path: &str, task: Option<&str>) -> Context
 /// CLAUDE.md in the path's folder and each parent up to the root (nearest first), then
 /// `.cursor/rules/*.mdc` and `.claude/rules/*.md` whose globs match. Files ai-rulez generated are
 /// skipped: their content is already listed above.
-fn instruction_files(root: &Path, path: &str) -> Vec<ContextEntry> {
+/// Largest instruction file read, in bytes (8 MiB).
+const MAX_INSTRUCTION_BYTES: u64 = 8 * 1024 * 1024;
+
+fn instruction_files(dir: &ProjectDir, path: &str) -> Vec<ContextEntry> {
     let mut entries = Vec::new();
     let mut folders: Vec<String> = Vec::new();
-    let is_dir = root.join(path).is_dir();
+    let is_dir = is_folder(dir, path);
     let mut current: Option<&str> = if is_dir {
         Some(path)
     } else {
@@ -154,7 +158,7 @@ fn instruction_files(root: &Path, path: &str) -> Vec<ContextEntry> {
             } else {
                 format!("{folder}/{name}")
             };
-            let Ok(bytes) = fs_err::read(root.join(&relative)) else {
+            let Ok(Some((bytes, _))) = dir.read(&relative, MAX_INSTRUCTION_BYTES) else {
                 continue;
             };
             if banner_provenance(&bytes) != Provenance::NoBanner {
@@ -178,29 +182,24 @@ fn instruction_files(root: &Path, path: &str) -> Vec<ContextEntry> {
         (".cursor/rules", "mdc", "globs"),
         (".claude/rules", "md", "paths"),
     ] {
-        let Ok(listing) = fs_err::read_dir(root.join(folder)) else {
+        let Ok(Some(listing)) = dir.list(folder) else {
             continue;
         };
-        let mut files: Vec<PathBuf> = listing
-            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-            .collect();
-        files.sort();
-        for file in files {
-            if file.extension().is_none_or(|found| found != extension) {
+        for file in listing {
+            let has_extension = file
+                .name
+                .rsplit_once('.')
+                .is_some_and(|(_, found)| found == extension);
+            if !has_extension || file.kind != EntryKind::File {
                 continue;
             }
-            let Ok(bytes) = fs_err::read(&file) else {
+            let relative = format!("{folder}/{}", file.name);
+            let Ok(Some((bytes, _))) = dir.read(&relative, MAX_INSTRUCTION_BYTES) else {
                 continue;
             };
             if banner_provenance(&bytes) != Provenance::NoBanner {
                 continue;
             }
-            let relative = format!(
-                "{folder}/{}",
-                file.file_name()
-                    .map(|name| name.to_string_lossy())
-                    .unwrap_or_default()
-            );
             let Ok(document) = crate::frontmatter::parse(&relative, &bytes) else {
                 continue;
             };

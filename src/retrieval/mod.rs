@@ -289,8 +289,11 @@ pub fn project_relative(root: &Path, path: &str) -> Option<String> {
 /// Whether the project-relative `path` names a folder: it ends in `/` or is a directory on disk.
 /// Paths of files that do not exist yet count as files.
 #[must_use]
-pub fn is_folder(root: &Path, path: &str) -> bool {
-    path.is_empty() || path.ends_with('/') || root.join(path).is_dir()
+pub fn is_folder(dir: &crate::confined_fs::ProjectDir, path: &str) -> bool {
+    path.is_empty()
+        || path.ends_with('/')
+        || dir.info(path).ok().flatten().map(|info| info.kind)
+            == Some(crate::confined_fs::EntryKind::Folder)
 }
 
 /// Why `item` applies to the project-relative `path` (a file or, with `folder`, a folder), if it

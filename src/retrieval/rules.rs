@@ -18,7 +18,7 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
     for path in &request.paths {
         match project_relative(&project.root, path) {
             Some(relative) => {
-                let folder = is_folder(&project.root, &relative);
+                let folder = is_folder(&project.dir, &relative);
                 paths.push((relative, folder));
             }
             None => outside.push(path.clone()),

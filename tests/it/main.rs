@@ -1,6 +1,7 @@
 //! The one integration-test binary: it runs the real `ai-rulez` binary on copies of fixtures.
 
 mod bug_cases;
+mod confinement;
 mod corpus;
 mod golden;
 mod hostile;

@@ -1,0 +1,357 @@
+//! B51 and the whole kind: a committed symlink at any level of an item's path (`.ai-rulez`
+//! itself, `domains/`, `domains/<d>`, a kind folder, a skill folder, the file) never lets any
+//! MCP tool or CLI command read, list, change or delete anything outside the project.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+use crate::support::Project;
+
+/// Text planted only outside the project: it must never appear in any output.
+const MARKER: &str = "OUTSIDE-MARKER-7f3a";
+
+const HANDSHAKE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"0"}}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+/// Every file below `root` with its bytes (symlinks as their target text), for before/after
+/// comparison of the outside tree.
+fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
+        let entry = entry.expect("walk");
+        let relative = entry
+            .path()
+            .strip_prefix(root)
+            .expect("prefix")
+            .to_string_lossy()
+            .into_owned();
+        let bytes = if entry.path_is_symlink() {
+            fs_err::read_link(entry.path())
+                .expect("link")
+                .to_string_lossy()
+                .into_owned()
+                .into_bytes()
+        } else if entry.file_type().is_file() {
+            fs_err::read(entry.path()).expect("read")
+        } else {
+            b"<folder>".to_vec()
+        };
+        files.insert(relative, bytes);
+    }
+    files
+}
+
+/// Writes a complete `.ai-rulez/` tree (every kind, a domain, a skill with a resource) below
+/// `base`, with `text` in every item body.
+fn write_tree(base: &Path, text: &str) {
+    let files = [
+        (
+            "config.toml",
+            "version = \"5.0\"\nname = \"p\"\npresets = [\"claude\"]\n".to_owned(),
+        ),
+        ("rules/victim.md", format!("# Victim\n\n{text}\n")),
+        ("context/victim.md", format!("# Victim\n\n{text}\n")),
+        (
+            "agents/victim.md",
+            format!("---\nname: victim\ndescription: d\n---\n{text}\n"),
+        ),
+        (
+            "commands/victim.md",
+            format!("---\ndescription: d\n---\n{text}\n"),
+        ),
+        (
+            "skills/victim/SKILL.md",
+            format!("---\nname: victim\ndescription: d\n---\n{text}\n"),
+        ),
+        ("skills/victim/references/notes.md", format!("{text}\n")),
+        ("domains/d/rules/victim.md", format!("# Victim\n\n{text}\n")),
+    ];
+    for (relative, contents) in files {
+        let path = base.join(relative);
+        fs_err::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs_err::write(path, contents).expect("write");
+    }
+}
+
+/// One hostile layout: the project-relative path that becomes a symlink, and the path inside the
+/// outside tree it points at.
+struct Layout {
+    link: &'static str,
+    target: &'static str,
+}
+
+const LAYOUTS: [Layout; 11] = [
+    Layout {
+        link: ".ai-rulez",
+        target: "",
+    },
+    Layout {
+        link: ".ai-rulez/domains",
+        target: "domains",
+    },
+    Layout {
+        link: ".ai-rulez/domains/d",
+        target: "domains/d",
+    },
+    Layout {
+        link: ".ai-rulez/domains/d/rules",
+        target: "domains/d/rules",
+    },
+    Layout {
+        link: ".ai-rulez/rules",
+        target: "rules",
+    },
+    Layout {
+        link: ".ai-rulez/context",
+        target: "context",
+    },
+    Layout {
+        link: ".ai-rulez/agents",
+        target: "agents",
+    },
+    Layout {
+        link: ".ai-rulez/commands",
+        target: "commands",
+    },
+    Layout {
+        link: ".ai-rulez/skills",
+        target: "skills",
+    },
+    Layout {
+        link: ".ai-rulez/skills/victim",
+        target: "skills/victim",
+    },
+    Layout {
+        link: ".ai-rulez/rules/victim.md",
+        target: "rules/victim.md",
+    },
+];
+
+/// A project whose `layout.link` is a symlink into a full outside tree, and that outside tree.
+fn hostile(layout: &Layout) -> (Project, tempfile::TempDir) {
+    let outside = tempfile::tempdir().expect("temp");
+    write_tree(outside.path(), MARKER);
+    let project = Project::empty();
+    write_tree(&project.path().join(".ai-rulez"), "Inside text.");
+    let link = project.path().join(layout.link);
+    if link.is_dir() {
+        fs_err::remove_dir_all(&link).expect("rm");
+    } else {
+        fs_err::remove_file(&link).expect("rm");
+    }
+    std::os::unix::fs::symlink(outside.path().join(layout.target), &link).expect("symlink");
+    (project, outside)
+}
+
+/// Every tool call a hostile client could make about the victim items.
+fn tool_calls() -> Vec<(String, Value)> {
+    let mut calls = Vec::new();
+    let content = "# Replaced\n\nBy the test.\n";
+    for kind in ["rule", "context", "skill", "agent", "command"] {
+        for domain in [None, Some("d")] {
+            let mut name = json!({"name": "victim"});
+            if let Some(domain) = domain {
+                name["domain"] = json!(domain);
+            }
+            let mut write = name.clone();
+            write["content"] = json!(content);
+            calls.push((format!("read_{kind}"), name.clone()));
+            calls.push((format!("update_{kind}"), write.clone()));
+            calls.push((format!("create_{kind}"), write));
+            calls.push((format!("delete_{kind}"), name));
+        }
+    }
+    for list in [
+        "list_rules",
+        "list_context",
+        "list_skills",
+        "list_agents",
+        "list_commands",
+    ] {
+        calls.push((list.to_owned(), json!({})));
+    }
+    calls.push((
+        "get_rules".to_owned(),
+        json!({"paths": ["src/main.rs"], "task": "victim"}),
+    ));
+    calls.push(("search_rules".to_owned(), json!({"query": "victim"})));
+    calls.push(("get_context".to_owned(), json!({"path": "src/main.rs"})));
+    calls.push(("list_domains".to_owned(), json!({})));
+    calls.push(("create_domain".to_owned(), json!({"name": "e"})));
+    calls.push(("delete_domain".to_owned(), json!({"name": "d"})));
+    calls.push(("read_config".to_owned(), json!({})));
+    calls.push((
+        "update_config".to_owned(),
+        json!({"description": "changed"}),
+    ));
+    calls.push(("generate_outputs".to_owned(), json!({})));
+    calls.push(("validate_config".to_owned(), json!({})));
+    calls.push(("lock_status".to_owned(), json!({})));
+    calls
+}
+
+/// Runs one server over the whole list of calls (and resource reads); returns stdout and stderr.
+fn mcp_session(dir: &Path) -> String {
+    let mut lines = vec![HANDSHAKE.to_owned(), INITIALIZED.to_owned()];
+    for (index, (name, arguments)) in tool_calls().into_iter().enumerate() {
+        lines.push(
+            json!({"jsonrpc": "2.0", "id": 10 + index, "method": "tools/call",
+                   "params": {"name": name, "arguments": arguments}})
+            .to_string(),
+        );
+    }
+    let uris = [
+        "ai-rulez://config",
+        "ai-rulez://catalog",
+        "ai-rulez://rule/victim",
+        "ai-rulez://skill/victim",
+    ];
+    for (index, uri) in uris.into_iter().enumerate() {
+        lines.push(
+            json!({"jsonrpc": "2.0", "id": 900 + index, "method": "resources/read",
+                   "params": {"uri": uri}})
+            .to_string(),
+        );
+    }
+    let (stdout, stderr) = converse(dir, &lines);
+    format!("{}\n{stderr}", stdout.join("\n"))
+}
+
+/// Sends `lines` to one `ai-rulez mcp` in `dir`, reads one reply per request (every line with an
+/// `id` except the first, which the handshake answers too), then closes stdin. Returns the
+/// replies and stderr. Fails when the server dies or hangs before answering them all.
+fn converse(dir: &Path, lines: &[String]) -> (Vec<String>, String) {
+    use std::io::BufRead as _;
+    let expected = lines.iter().filter(|line| line.contains("\"id\"")).count();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ai-rulez"))
+        .arg("mcp")
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ai-rulez mcp");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(format!("{}\n", lines.join("\n")).as_bytes())
+        .expect("write");
+    // stderr is drained as it comes: a full pipe would block the server's diagnostics.
+    let mut stderr = child.stderr.take().expect("stderr");
+    let stderr = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut text).ok();
+        text
+    });
+    let stdout = child.stdout.take().expect("stdout");
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut replies = Vec::new();
+    while replies.len() < expected {
+        // A guard against a hang, not a speed assertion: a correct server answers in ms.
+        match receiver.recv_timeout(std::time::Duration::from_mins(1)) {
+            Ok(line) => replies.push(line),
+            Err(_) => break,
+        }
+    }
+    drop(stdin);
+    child.wait().expect("wait");
+    assert_eq!(
+        replies.len(),
+        expected,
+        "the server stopped early: {replies:?}"
+    );
+    (replies, stderr.join().expect("stderr"))
+}
+
+const COMMANDS: [&[&str]; 9] = [
+    &["generate"],
+    &["generate", "--check"],
+    &["generate", "--force"],
+    &["clean"],
+    &["lock"],
+    &["lock", "--check"],
+    &["validate"],
+    &["scan"],
+    &["explain", "src/main.rs"],
+];
+
+#[test]
+fn b51_no_tool_or_command_reaches_outside_through_a_symlink_at_any_level() {
+    for layout in &LAYOUTS {
+        let (project, outside) = hostile(layout);
+        let before = snapshot(outside.path());
+        let mut seen = mcp_session(project.path());
+        for args in COMMANDS {
+            let run = project.run(args);
+            seen.push_str(&run.stdout());
+            seen.push_str(&run.stderr());
+        }
+        assert_eq!(
+            snapshot(outside.path()),
+            before,
+            "something outside changed with {} linked",
+            layout.link
+        );
+        assert!(
+            !seen.contains(MARKER),
+            "outside text reached an output with {} linked:\n{seen}",
+            layout.link
+        );
+        // Nothing was written inside the linked folder's place either: the link is still a link.
+        let link = fs_err::symlink_metadata(project.path().join(layout.link)).expect("link");
+        assert!(
+            link.file_type().is_symlink(),
+            "{} was replaced",
+            layout.link
+        );
+    }
+}
+
+#[test]
+fn b51_delete_skill_through_a_linked_skills_folder_is_refused_and_deletes_nothing() {
+    let (project, outside) = hostile(&LAYOUTS[8]);
+    let lines = [
+        HANDSHAKE.to_owned(),
+        INITIALIZED.to_owned(),
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"delete_skill","arguments":{"name":"victim"}}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_rule","arguments":{"name":"victim"}}}"#.to_owned(),
+    ];
+    let (replies, _) = converse(project.path(), &lines);
+    let replies: Vec<Value> = replies
+        .iter()
+        .map(|line| serde_json::from_str(line).expect("json"))
+        .collect();
+    let delete = replies
+        .iter()
+        .find(|reply| reply["id"] == 2)
+        .expect("reply 2");
+    assert_eq!(delete["result"]["isError"], true, "{delete}");
+    assert_eq!(
+        delete["result"]["content"][0]["text"],
+        ".ai-rulez/skills/victim/SKILL.md: is (or is inside) a symlink; ai-rulez never reads or writes through symlinks (a committed link could point anywhere), so replace the link with a real file or folder"
+    );
+    assert!(outside.path().join("skills/victim/SKILL.md").is_file());
+    assert!(
+        outside
+            .path()
+            .join("skills/victim/references/notes.md")
+            .is_file()
+    );
+    // The rule next to it is still served: one bad folder does not take the project down.
+    let read = replies
+        .iter()
+        .find(|reply| reply["id"] == 3)
+        .expect("reply 3");
+    assert_eq!(read["result"]["isError"], false, "{read}");
+}
