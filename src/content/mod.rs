@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::frontmatter::Document;
+use crate::markdown;
 
 pub use load::{LoadedTree, ParseCache, load_tree, load_tree_cached, load_tree_lenient};
 
@@ -360,13 +361,11 @@ pub fn check(kind: Kind, id: &str, source_path: &str, document: Document) -> Res
     .map(|_| ())
 }
 
-/// The text of a leading `# Heading` line (after blank lines), if the body starts with one.
+/// The text of the body's leading `# Heading` (see [`markdown::leading_title`]), if it has text.
 fn leading_heading(body: &str) -> Option<String> {
-    let first = body.lines().find(|line| !line.trim().is_empty())?;
-    first
-        .strip_prefix("# ")
-        .map(|title| title.trim().to_owned())
-        .filter(|title| !title.is_empty())
+    let heading = markdown::leading_title(body)?;
+    let title = markdown::heading_text(body, &heading);
+    (!title.is_empty()).then(|| title.to_owned())
 }
 
 fn resolve_activation(

@@ -1,8 +1,6 @@
 use super::config::{classify_load_error, key_path_line};
 use super::items::jaccard;
-use super::links::{
-    at_imports, is_external, markdown_link_targets, resource_mentions, strip_inline_code,
-};
+use super::links::{at_imports, is_external, resource_mentions};
 
 #[test]
 fn load_errors_are_classified() {
@@ -18,17 +16,12 @@ fn load_errors_are_classified() {
 }
 
 #[test]
-fn link_and_import_extraction() {
-    assert_eq!(
-        markdown_link_targets("see [a](docs/a.md#x) and ![i](<img b.png>)"),
-        ["docs/a.md#x", "img"]
-    );
+fn import_mention_and_external_target_rules() {
     assert_eq!(
         at_imports("import @docs/guide.md and @types/node, mail a@b.io, @v1.2"),
         ["docs/guide.md"]
     );
     assert_eq!(at_imports("@README.md"), ["README.md"]);
-    assert_eq!(strip_inline_code("a `[x](y)` b"), "a  b");
     assert_eq!(
         resource_mentions("Run scripts/check.sh, read references/api.md; see assets/"),
         ["references/api.md", "scripts/check.sh"]
