@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use super::{Item, Kind, Layer, Resource, interpret, slug};
 use crate::config::Config;
-use crate::error::{Error, Result};
+use crate::error::{Error, InvalidKind, Result};
 use crate::frontmatter::{self, Document};
 
 /// Largest content file read, in bytes (8 MiB), so a stray binary cannot exhaust memory.
@@ -117,7 +117,8 @@ pub fn load_tree_cached(
             source.clone()
         };
         if !base.is_dir() {
-            loader.errors.push(Error::invalid(
+            loader.errors.push(Error::invalid_as(
+                InvalidKind::IncludeNotFolder,
                 config_path,
                 None,
                 format!(
@@ -247,7 +248,8 @@ impl Loader<'_> {
         };
         if !inside {
             let relative = self.relative(folder);
-            self.errors.push(Error::invalid(
+            self.errors.push(Error::invalid_as(
+                InvalidKind::SymlinkOutside,
                 relative,
                 None,
                 "is a symlink to a folder outside the project; replace it with a real folder (or a copy)",
@@ -259,7 +261,8 @@ impl Loader<'_> {
     fn item_file(&mut self, kind: Kind, id: String, path: &Path, layer: &Layer) -> Option<usize> {
         if id.chars().any(char::is_control) {
             let relative = self.relative(path);
-            self.errors.push(Error::invalid(
+            self.errors.push(Error::invalid_as(
+                InvalidKind::ControlCharacterInName,
                 relative.escape_debug().to_string(),
                 None,
                 "the file name contains a control character (such as a line break); rename the file",
@@ -383,7 +386,8 @@ impl Loader<'_> {
             let target = fs_err::canonicalize(path)?;
             let root = fs_err::canonicalize(self.project_root)?;
             if !target.starts_with(&root) {
-                return Err(Error::invalid(
+                return Err(Error::invalid_as(
+                    InvalidKind::SymlinkOutside,
                     relative,
                     None,
                     "is a symlink to a file outside the project; replace it with a copy of the file",
@@ -392,14 +396,16 @@ impl Loader<'_> {
         }
         let metadata = fs_err::metadata(path)?;
         if !metadata.is_file() {
-            return Err(Error::invalid(
+            return Err(Error::invalid_as(
+                InvalidKind::NotRegularFile,
                 relative,
                 None,
                 "is not a regular file (a folder, pipe or device); replace it with a Markdown file",
             ));
         }
         if metadata.len() > MAX_FILE_BYTES {
-            return Err(Error::invalid(
+            return Err(Error::invalid_as(
+                InvalidKind::TooLarge,
                 relative,
                 None,
                 format!(
@@ -436,7 +442,8 @@ impl Loader<'_> {
         for item in &self.items {
             let key = (item.kind, item.id.as_str(), &item.layer);
             if let Some(first) = seen.insert(key, &item.source_path) {
-                errors.push(Error::invalid(
+                errors.push(Error::invalid_as(
+                    InvalidKind::DuplicateId,
                     &item.source_path,
                     None,
                     format!(

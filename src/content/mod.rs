@@ -6,7 +6,7 @@ mod load;
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, InvalidKind, Result};
 use crate::frontmatter::Document;
 use crate::markdown;
 
@@ -237,8 +237,14 @@ pub(crate) fn interpret(
     document: Document,
 ) -> Result<Item> {
     let yaml = document.yaml.as_deref().unwrap_or_default();
-    let error =
-        |key: &str, message: String| Error::invalid(&source_path, key_line(yaml, key), message);
+    let error = |key: &str, message: String| {
+        Error::invalid_as(
+            InvalidKind::FrontmatterValue,
+            &source_path,
+            key_line(yaml, key),
+            message,
+        )
+    };
     let values = &document.values;
     let string = |key: &str| -> Result<Option<String>> {
         match values.get(key) {
