@@ -5,7 +5,7 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, InvalidKind, Result};
 use crate::mcp_config::{McpServer, Transport};
 
 /// How rules reach presets that have a rules folder.
@@ -102,28 +102,30 @@ const NOT_YET_SUPPORTED: [&str; 21] = [
 /// Parses the config file at `path` (project-relative, for messages) with content `text`.
 /// `yaml` selects the v3 YAML reader.
 ///
-/// Errors: [`Error::Invalid`] for syntax errors (with line), a missing `name`, or a value of the
-/// wrong type (with its key path). Warnings (unknown keys, ignored keys, git includes) are pushed
+/// Errors: [`Error::Invalid`] for syntax errors (with line; kind [`InvalidKind::Toml`], or the
+/// YAML kinds of [`crate::frontmatter::parse_yaml_document`]), a missing `name`, or a value of
+/// the wrong type (with its key path; kind [`InvalidKind::McpServer`] inside `[[mcp_servers]]`,
+/// else [`InvalidKind::ConfigValue`]). Warnings (unknown keys, ignored keys, git includes) are pushed
 /// to `warnings`.
 pub fn parse(path: &str, text: &str, yaml: bool, warnings: &mut Vec<String>) -> Result<Config> {
     let value = if yaml {
         crate::frontmatter::parse_yaml_document(path, text)?
     } else {
         toml_edit::de::from_str::<Value>(text).map_err(|error| {
-            let message = error.to_string();
-            let line = message
-                .split("line ")
-                .nth(1)
-                .and_then(|rest| {
-                    rest.split(|character: char| !character.is_ascii_digit())
-                        .next()
-                })
-                .and_then(|digits| digits.parse().ok());
-            Error::invalid(path, line, format!("invalid TOML: {}", error.message()))
+            let line = error
+                .span()
+                .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
+            Error::invalid_as(
+                InvalidKind::Toml,
+                path,
+                line,
+                format!("invalid TOML: {}", error.message()),
+            )
         })?
     };
     let Value::Object(root) = value else {
-        return Err(Error::invalid(
+        return Err(Error::invalid_as(
+            InvalidKind::ConfigValue,
             path,
             None,
             "the config must be a table of keys",
@@ -138,8 +140,15 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    /// An error about the value at `key` (a dotted key path); its kind says whether it lies in
+    /// an `[[mcp_servers]]` entry, the table every server key path starts with.
     fn error(&self, key: &str, message: &str) -> Error {
-        Error::invalid(self.path, None, format!("`{key}`: {message}"))
+        let kind = if key.starts_with("mcp_servers") {
+            InvalidKind::McpServer
+        } else {
+            InvalidKind::ConfigValue
+        };
+        Error::config_key(kind, self.path, key, format!("`{key}`: {message}"))
     }
 
     fn build(

@@ -23,10 +23,15 @@ pub enum Error {
     /// A file of the project could not be parsed or holds an invalid value.
     #[error("{}", located(path, *line, message))]
     Invalid {
+        /// What kind of problem it is; `validate` chooses its finding code by this alone.
+        kind: InvalidKind,
         /// Project-relative path of the file.
         path: String,
         /// 1-based line, when known.
         line: Option<usize>,
+        /// Dotted path of the config key the error is about (`mcp_servers[0].command`), when it
+        /// is about one key of a config file; a reader can find the key's line from it.
+        key_path: Option<String>,
         /// What is wrong and what to do.
         message: String,
     },
@@ -64,19 +69,89 @@ pub enum Error {
     Io(#[from] std::io::Error),
 }
 
+/// What kind of problem an [`Error::Invalid`] is. Set where the error is made, so that
+/// consumers (the finding codes of `validate`) never read the message text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InvalidKind {
+    /// Bytes that are not UTF-8.
+    NotUtf8,
+    /// YAML that does not parse (a frontmatter or a v3 `config.yaml`).
+    Yaml,
+    /// A key written twice in one YAML mapping.
+    DuplicateKey,
+    /// A frontmatter opened with `---` and never closed.
+    UnclosedFrontmatter,
+    /// A frontmatter that is not a mapping of keys.
+    FrontmatterNotMapping,
+    /// TOML that does not parse.
+    Toml,
+    /// A symlink in the tree, to a file or a folder (never followed).
+    Symlink,
+    /// A folder, pipe or device where a file belongs.
+    NotRegularFile,
+    /// A content file over the size limit.
+    TooLarge,
+    /// A file name holding a control character.
+    ControlCharacterInName,
+    /// Two items of one kind with one id at one precedence.
+    DuplicateId,
+    /// An item's frontmatter value that is invalid or contradicts another.
+    FrontmatterValue,
+    /// An `[[includes]]` source that is not a folder.
+    IncludeNotFolder,
+    /// A config value that is missing, of the wrong type or unknown (outside `[[mcp_servers]]`).
+    ConfigValue,
+    /// An `[[mcp_servers]]` entry that cannot be used.
+    McpServer,
+    /// Anything else: the kind of [`Error::invalid`], for files no finding is made from (lock
+    /// file, manifest, `.gitignore` block, ...).
+    Other,
+}
+
 /// Library result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    /// Shorthand for [`Error::Invalid`].
+    /// An [`Error::Invalid`] of kind [`InvalidKind::Other`]: `path` is project-relative, `line`
+    /// 1-based, `message` says what is wrong and what to do.
     pub fn invalid(
         path: impl Into<String>,
         line: Option<usize>,
         message: impl Into<String>,
     ) -> Self {
+        Self::invalid_as(InvalidKind::Other, path, line, message)
+    }
+
+    /// An [`Error::Invalid`] of `kind` (not about one config key); the other inputs as for
+    /// [`Error::invalid`].
+    pub fn invalid_as(
+        kind: InvalidKind,
+        path: impl Into<String>,
+        line: Option<usize>,
+        message: impl Into<String>,
+    ) -> Self {
         Self::Invalid {
+            kind,
             path: path.into(),
             line,
+            key_path: None,
+            message: message.into(),
+        }
+    }
+
+    /// An [`Error::Invalid`] about the config key at `key_path` (dotted, with `[index]` for
+    /// list entries) of the config file at `path`; the line is left for readers to find.
+    pub fn config_key(
+        kind: InvalidKind,
+        path: impl Into<String>,
+        key_path: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::Invalid {
+            kind,
+            path: path.into(),
+            line: None,
+            key_path: Some(key_path.into()),
             message: message.into(),
         }
     }

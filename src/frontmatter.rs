@@ -12,7 +12,7 @@
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, InvalidKind, Result};
 
 /// Keys whose values are glob lists and may be written unquoted in Cursor's style.
 const GLOB_KEYS: [&str; 4] = ["globs", "paths", "fileMatchPattern", "applyTo"];
@@ -34,8 +34,9 @@ pub struct Document {
 
 /// Splits and parses `bytes`, the content of the file at `path` (used in error messages).
 ///
-/// Errors: [`Error::Invalid`] naming `path` and the line for invalid UTF-8, an unclosed fence,
-/// invalid YAML, duplicate keys, or a frontmatter that is not a mapping.
+/// Errors: [`Error::Invalid`] naming `path` and the line, of kind [`InvalidKind::NotUtf8`],
+/// [`InvalidKind::UnclosedFrontmatter`], [`InvalidKind::Yaml`], [`InvalidKind::DuplicateKey`] or
+/// [`InvalidKind::FrontmatterNotMapping`].
 pub fn parse(path: &str, bytes: &[u8]) -> Result<Document> {
     let text = decode_utf8(path, bytes)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -52,7 +53,8 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Document> {
         });
     };
     let Some((yaml, body, yaml_lines)) = split_at_closing_fence(after_open) else {
-        return Err(Error::invalid(
+        return Err(Error::invalid_as(
+            InvalidKind::UnclosedFrontmatter,
             path,
             Some(1),
             "frontmatter opened with `---` on line 1 is never closed; add a line holding only `---` after the last key",
@@ -70,8 +72,8 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Document> {
 /// Decodes `bytes`, the content of the file at `path`, as UTF-8. Shared by every reader of
 /// project text so that all of them report bad bytes the same way.
 ///
-/// Errors: [`Error::Invalid`] naming `path`, the 1-based line and column of the first invalid
-/// byte, and the byte itself.
+/// Errors: [`Error::Invalid`] of kind [`InvalidKind::NotUtf8`] naming `path`, the 1-based line
+/// and column of the first invalid byte, and the byte itself.
 pub fn decode_utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
     std::str::from_utf8(bytes).map_err(|error| {
         let valid = &bytes[..error.valid_up_to()];
@@ -83,7 +85,8 @@ pub fn decode_utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
                 .map_or(0, |index| index + 1)
             + 1;
         let byte = bytes.get(error.valid_up_to()).copied().unwrap_or_default();
-        Error::invalid(
+        Error::invalid_as(
+            InvalidKind::NotUtf8,
             path,
             Some(line),
             format!(
@@ -122,7 +125,8 @@ fn parse_yaml(path: &str, yaml: &str) -> Result<IndexMap<String, Value>> {
         let line = error
             .location()
             .map(|location| usize::try_from(location.line()).unwrap_or(0) + 1);
-        Error::invalid(
+        Error::invalid_as(
+            yaml_error_kind(&error),
             path,
             line,
             format!(
@@ -134,11 +138,29 @@ fn parse_yaml(path: &str, yaml: &str) -> Result<IndexMap<String, Value>> {
     match value {
         Value::Object(map) => Ok(map.into_iter().collect()),
         Value::Null => Ok(IndexMap::new()),
-        _ => Err(Error::invalid(
+        _ => Err(Error::invalid_as(
+            InvalidKind::FrontmatterNotMapping,
             path,
             Some(2),
             "frontmatter must be a mapping of `key: value` lines",
         )),
+    }
+}
+
+/// [`InvalidKind::DuplicateKey`] when the YAML reader refused a key written twice (looking
+/// through the wrappers that add a source snippet or an alias's location), else
+/// [`InvalidKind::Yaml`].
+fn yaml_error_kind(error: &serde_saphyr::Error) -> InvalidKind {
+    let mut inner = error;
+    while let serde_saphyr::Error::WithSnippet { error, .. }
+    | serde_saphyr::Error::AliasError { error, .. } = inner
+    {
+        inner = error;
+    }
+    if matches!(inner, serde_saphyr::Error::DuplicateMappingKey { .. }) {
+        InvalidKind::DuplicateKey
+    } else {
+        InvalidKind::Yaml
     }
 }
 
@@ -273,14 +295,16 @@ fn is_plain_safe(value: &str) -> bool {
 
 /// Parses a whole YAML document (the v3 `config.yaml`) into a JSON value.
 ///
-/// Errors: [`Error::Invalid`] naming `path` and the line of the YAML error.
+/// Errors: [`Error::Invalid`] of kind [`InvalidKind::Yaml`] (or [`InvalidKind::DuplicateKey`])
+/// naming `path` and the line of the YAML error.
 pub fn parse_yaml_document(path: &str, text: &str) -> Result<Value> {
     let options = serde_saphyr::options! { strict_booleans: true };
     serde_saphyr::from_str_with_options(text, options).map_err(|error| {
         let line = error
             .location()
             .map(|location| usize::try_from(location.line()).unwrap_or(0));
-        Error::invalid(
+        Error::invalid_as(
+            yaml_error_kind(&error),
             path,
             line,
             format!("invalid YAML: {}", first_line(&error.to_string())),
@@ -368,6 +392,39 @@ mod tests {
                 .starts_with("u.md:2: invalid YAML frontmatter"),
             "{unclosed}"
         );
+    }
+
+    #[test]
+    fn errors_carry_their_kind() {
+        let kind_of = |text: &[u8]| match parse("r.md", text) {
+            Err(Error::Invalid { kind, .. }) => Some(kind),
+            _ => None,
+        };
+        assert_eq!(
+            kind_of(b"---\npriority: low\npriority: high\n---\nx\n"),
+            Some(InvalidKind::DuplicateKey)
+        );
+        assert_eq!(
+            kind_of(b"---\npriority: [unclosed\n---\nx\n"),
+            Some(InvalidKind::Yaml)
+        );
+        assert_eq!(kind_of(b"Caf\xe9\n"), Some(InvalidKind::NotUtf8));
+        assert_eq!(
+            kind_of(b"---\npriority: low\n"),
+            Some(InvalidKind::UnclosedFrontmatter)
+        );
+        assert_eq!(
+            kind_of(b"---\n- a\n- b\n---\nx\n"),
+            Some(InvalidKind::FrontmatterNotMapping)
+        );
+        assert!(matches!(
+            parse_yaml_document("c.yaml", "name: a\nname: b\n"),
+            Err(Error::Invalid {
+                kind: InvalidKind::DuplicateKey,
+                line: Some(2),
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod init;
 pub mod lint;
 pub mod lock;
 pub mod manifest;
+pub(crate) mod markdown;
 pub mod mcp;
 pub mod mcp_config;
 pub mod plan;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::config::{self, Config};
 use crate::confined_fs::{EntryKind, ProjectDir};
 use crate::content::{self, Item, Layer, LoadedTree};
-use crate::error::{Error, Result};
+use crate::error::{Error, InvalidKind, Result};
 
 /// A loaded project. Paths are absolute; `*_relative` fields are `/`-separated and relative to
 /// the project root.
@@ -216,10 +216,15 @@ pub fn view<'a>(
         .collect();
     candidates.sort_by_key(|item| item.layer.rank());
     for item in candidates {
-        match chosen.iter().find(|known| known.kind == item.kind && known.id == item.id) {
+        match chosen
+            .iter()
+            .find(|known| known.kind == item.kind && known.id == item.id)
+        {
             None => chosen.push(item),
-            Some(known) if known.layer.rank() == item.layer.rank() => errors.push(Error::invalid(
-                &item.source_path,
+            Some(known) if known.layer.rank() == item.layer.rank() => {
+                errors.push(Error::invalid_as(
+                    InvalidKind::DuplicateId,
+                    &item.source_path,
                 None,
                 format!(
                     "{} `{}` is defined by both {} and {}; rename one, or select only one of their domains",
@@ -228,7 +233,8 @@ pub fn view<'a>(
                     known.source_path,
                     item.source_path
                 ),
-            )),
+            ));
+            }
             Some(known) => warnings.push(format!(
                 "{}: {} `{}` is overridden by {}",
                 item.source_path,

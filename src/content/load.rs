@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{Item, Kind, Layer, Resource, interpret, slug};
 use crate::config::Config;
 use crate::confined_fs::{Entry, EntryKind, ProjectDir};
-use crate::error::{Error, Result};
+use crate::error::{Error, InvalidKind, Result};
 use crate::frontmatter::{self, Document};
 
 /// Largest content file read, in bytes (8 MiB), so a stray binary cannot exhaust memory.
@@ -233,8 +233,12 @@ impl Loader<'_> {
         }
         match tree.dir.info(relative) {
             Ok(Some(info)) if info.kind == EntryKind::Symlink => {
-                self.errors
-                    .push(Error::invalid(tree.shown(relative), None, SYMLINK_IN_TREE));
+                self.errors.push(Error::invalid_as(
+                    InvalidKind::Symlink,
+                    tree.shown(relative),
+                    None,
+                    SYMLINK_IN_TREE,
+                ));
                 None
             }
             Ok(found) => found.map(|info| info.kind),
@@ -266,7 +270,8 @@ impl Loader<'_> {
                 match entry.kind {
                     EntryKind::File => {}
                     EntryKind::Symlink => {
-                        self.errors.push(Error::invalid(
+                        self.errors.push(Error::invalid_as(
+                            InvalidKind::Symlink,
                             tree.shown(&relative),
                             None,
                             SYMLINK_IN_TREE,
@@ -315,7 +320,8 @@ impl Loader<'_> {
             }
             match entry.kind {
                 EntryKind::Folder => names.push(entry.name),
-                EntryKind::Symlink => self.errors.push(Error::invalid(
+                EntryKind::Symlink => self.errors.push(Error::invalid_as(
+                    InvalidKind::Symlink,
                     tree.shown(&join(folder, &entry.name)),
                     None,
                     SYMLINK_IN_TREE,
@@ -336,7 +342,8 @@ impl Loader<'_> {
     ) -> Option<usize> {
         let shown = tree.shown(relative);
         if id.chars().any(char::is_control) {
-            self.errors.push(Error::invalid(
+            self.errors.push(Error::invalid_as(
+                InvalidKind::ControlCharacterInName,
                 shown.escape_debug().to_string(),
                 None,
                 "the file name contains a control character (such as a line break); rename the file",
@@ -451,10 +458,15 @@ impl Loader<'_> {
                 Err(error) => self.errors.push(located(tree, relative, error)),
             },
             EntryKind::Symlink => {
-                self.errors
-                    .push(Error::invalid(tree.shown(relative), None, SYMLINK_IN_TREE));
+                self.errors.push(Error::invalid_as(
+                    InvalidKind::Symlink,
+                    tree.shown(relative),
+                    None,
+                    SYMLINK_IN_TREE,
+                ));
             }
-            EntryKind::Other => self.errors.push(Error::invalid(
+            EntryKind::Other => self.errors.push(Error::invalid_as(
+                InvalidKind::NotRegularFile,
                 tree.shown(relative),
                 None,
                 "is not a regular file (a pipe, socket or device); remove it from the skill",
@@ -482,7 +494,8 @@ impl Loader<'_> {
         for item in &self.items {
             let key = (item.kind, item.id.as_str(), &item.layer);
             if let Some(first) = seen.insert(key, &item.source_path) {
-                errors.push(Error::invalid(
+                errors.push(Error::invalid_as(
+                    InvalidKind::DuplicateId,
                     &item.source_path,
                     None,
                     format!(
@@ -499,7 +512,8 @@ impl Loader<'_> {
 }
 
 fn not_a_folder(config_path: &str, include: &crate::config::Include, source: &str) -> Error {
-    Error::invalid(
+    Error::invalid_as(
+        InvalidKind::IncludeNotFolder,
         config_path,
         None,
         format!(
@@ -510,10 +524,23 @@ fn not_a_folder(config_path: &str, include: &crate::config::Include, source: &st
     )
 }
 
-/// Turns a refusal of the file layer into an error naming the path as the tree shows it.
+/// Turns a refusal of the file layer into an error naming the path as the tree shows it, of the
+/// kind the facts on disk give (not the message): a symlink, something that is not a regular
+/// file, or a file over the size limit.
 fn located(tree: &Tree<'_>, relative: &str, error: Error) -> Error {
-    match error {
-        Error::Refused { reason, .. } => Error::invalid(tree.shown(relative), None, reason),
-        other => other,
-    }
+    let Error::Refused { reason, .. } = error else {
+        return error;
+    };
+    let kind = match tree.dir.info(relative) {
+        Ok(Some(info)) => match info.kind {
+            EntryKind::File if info.len > MAX_FILE_BYTES => InvalidKind::TooLarge,
+            EntryKind::File | EntryKind::Folder => InvalidKind::Other,
+            EntryKind::Symlink => InvalidKind::Symlink,
+            EntryKind::Other => InvalidKind::NotRegularFile,
+        },
+        // The path passes through a symlinked folder.
+        Err(Error::Refused { .. }) => InvalidKind::Symlink,
+        _ => InvalidKind::Other,
+    };
+    Error::invalid_as(kind, tree.shown(relative), None, reason)
 }

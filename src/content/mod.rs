@@ -6,8 +6,9 @@ mod load;
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, InvalidKind, Result};
 use crate::frontmatter::Document;
+use crate::markdown;
 
 pub use load::{LoadedTree, ParseCache, load_tree_cached};
 
@@ -236,8 +237,14 @@ pub(crate) fn interpret(
     document: Document,
 ) -> Result<Item> {
     let yaml = document.yaml.as_deref().unwrap_or_default();
-    let error =
-        |key: &str, message: String| Error::invalid(&source_path, key_line(yaml, key), message);
+    let error = |key: &str, message: String| {
+        Error::invalid_as(
+            InvalidKind::FrontmatterValue,
+            &source_path,
+            key_line(yaml, key),
+            message,
+        )
+    };
     let values = &document.values;
     let string = |key: &str| -> Result<Option<String>> {
         match values.get(key) {
@@ -360,13 +367,11 @@ pub fn check(kind: Kind, id: &str, source_path: &str, document: Document) -> Res
     .map(|_| ())
 }
 
-/// The text of a leading `# Heading` line (after blank lines), if the body starts with one.
+/// The text of the body's leading `# Heading` (see [`markdown::leading_title`]), if it has text.
 fn leading_heading(body: &str) -> Option<String> {
-    let first = body.lines().find(|line| !line.trim().is_empty())?;
-    first
-        .strip_prefix("# ")
-        .map(|title| title.trim().to_owned())
-        .filter(|title| !title.is_empty())
+    let heading = markdown::leading_title(body)?;
+    let title = markdown::heading_text(body, &heading);
+    (!title.is_empty()).then(|| title.to_owned())
 }
 
 fn resolve_activation(

@@ -167,7 +167,7 @@ pub const CODES: &[Code] = &[
         Warning,
         false,
         "A relative Markdown link points at a missing file.",
-        "Relative links `[text](path)` are resolved against the folder of the file that holds them, and, because rule bodies are rendered into files at the repository root, against the project root as well; the link is reported when neither exists. URLs, anchors, and links inside code are not checked.",
+        "Relative links `[text](path)`, images `![alt](path)` and reference definitions `[label]: path` are resolved against the folder of the file that holds them, and, because rule bodies are rendered into files at the repository root, against the project root as well; the link is reported when neither exists. A definition is reported once, on its own line, however many `[text][label]` links use it. URLs, anchors, and links inside code (inline code, indented code blocks, and code blocks fenced with backticks or tildes) are not checked.",
     ),
     code(
         "AR210",

@@ -78,6 +78,14 @@ pub(crate) fn item_text(item: &Item) -> String {
     }
 }
 
+/// 1-based line of [`item_text`] (and of the item's file) where the body starts: 1 without
+/// frontmatter, else the line after the closing `---`.
+pub(crate) fn body_first_line(item: &Item) -> usize {
+    item.yaml
+        .as_ref()
+        .map_or(1, |yaml| yaml.lines().count() + 3)
+}
+
 /// Line of the config file where an inline item's body starts (1 when not found).
 pub(crate) fn inline_first_line(project: &Project, item: &Item) -> usize {
     let Ok(config) = fs_err::read_to_string(project.root.join(&project.config_relative)) else {

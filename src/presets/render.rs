@@ -14,6 +14,7 @@ use crate::config::RulesMode;
 use crate::content::{Activation, Item, Kind};
 use crate::error::{Error, Result};
 use crate::frontmatter::{self, rewrite_top_level, yaml_string, yaml_value};
+use crate::markdown;
 use crate::mcp_config::{self, DocumentShape};
 use crate::plan::{Content, Markdown, Output, Plan};
 use crate::project::{Project, View};
@@ -393,7 +394,7 @@ impl Renderer<'_> {
     fn root_text(&self, path: &str, writers: &[String], rules: &[&Item]) -> Result<String> {
         let config = &self.project.config;
         let entry = |item: &Item| {
-            let (_, body) = inline_body(&item.body);
+            let body = inline_body(&item.body);
             RootEntry {
                 title: item.title.clone(),
                 scope_line: scope_line(item),
@@ -615,53 +616,16 @@ fn scope_line(item: &Item) -> String {
     }
 }
 
-/// Splits a leading `# Title` off a body for inline use, and demotes the remaining headings by
-/// two levels (outside fenced code) so they nest under the item's `###` heading.
-fn inline_body(body: &str) -> (Option<String>, String) {
+/// A body for inline use: its leading `# Title` removed (the item's heading replaces it) and the
+/// remaining headings demoted by two levels (outside code) so they nest under the item's `###`
+/// heading.
+fn inline_body(body: &str) -> String {
     let trimmed = trim_blank_edges(body);
-    let (title, rest) = match trimmed.split_once('\n') {
-        Some((first, rest)) if first.starts_with("# ") => {
-            (Some(first[2..].trim().to_owned()), rest)
-        }
-        None if trimmed.starts_with("# ") => (Some(trimmed[2..].trim().to_owned()), ""),
-        _ => (None, trimmed.as_str()),
+    let rest = match markdown::leading_title(&trimmed) {
+        Some(title) => &trimmed[title.range.end..],
+        None => trimmed.as_str(),
     };
-    let mut out = String::with_capacity(rest.len() + 16);
-    let mut fence: Option<String> = None;
-    for line in rest.split_inclusive('\n') {
-        let stripped = line.trim_start();
-        let marker: String = stripped
-            .chars()
-            .take_while(|character| *character == '`' || *character == '~')
-            .collect();
-        if marker.len() >= 3
-            && marker
-                .chars()
-                .all(|character| character == marker.chars().next().unwrap_or('`'))
-        {
-            match &fence {
-                None => fence = Some(marker),
-                Some(open) if marker.starts_with(open.as_str()) && stripped.trim() == marker => {
-                    fence = None;
-                }
-                Some(_) => {}
-            }
-            out.push_str(line);
-            continue;
-        }
-        let hashes = line
-            .chars()
-            .take_while(|character| *character == '#')
-            .count();
-        if fence.is_none() && (1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\n']) {
-            let level = (hashes + 2).min(6);
-            out.push_str(&"#".repeat(level));
-            out.push_str(&line[hashes..]);
-        } else {
-            out.push_str(line);
-        }
-    }
-    (title, trim_blank_edges(&out))
+    trim_blank_edges(&markdown::demote_headings(rest, 2))
 }
 
 /// Removes blank lines at both ends and ends the text with exactly one newline (empty stays empty).
@@ -721,10 +685,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn inline_body_takes_the_title_and_demotes_headings_outside_fences() {
-        let (title, body) =
-            inline_body("\n# No console.log\n\n## Why\n```sh\n# comment\n```\nNever.\n");
-        assert_eq!(title.as_deref(), Some("No console.log"));
+    fn inline_body_drops_the_title_and_demotes_headings_outside_fences() {
+        let body = inline_body("\n# No console.log\n\n## Why\n```sh\n# comment\n```\nNever.\n");
         assert_eq!(body, "#### Why\n```sh\n# comment\n```\nNever.\n");
     }
 

@@ -403,6 +403,54 @@ fn config_errors_are_findings_for_validate() {
     project.run(&["scan"]).expect_code(1);
 }
 
+/// A project with one rule file holding `body` after two lines of frontmatter.
+fn project_with_rule(body: &str) -> Project {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"x\"\npresets = [\"claude\"]\n",
+    );
+    project.write(
+        ".ai-rulez/rules/links.md",
+        format!("---\npriority: low\n---\n{body}"),
+    );
+    project
+}
+
+#[test]
+fn links_inside_a_tilde_fence_are_code_not_links() {
+    // Issue 9: a `~~~` fence holding a ``` block was read as closed by the inner fence, so the
+    // link inside it was reported as AR201; only the link after the fence is a real one.
+    let project = project_with_rule(
+        "# Fences\n\n~~~markdown\n```sh\nSee [the guide](docs/fenced-guide.md).\n```\n~~~\n\nSee [the notes](docs/missing-notes.md).\n",
+    );
+    let run = project.run(&["validate"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stdout(),
+        ".ai-rulez/rules/links.md:12: AR201 link target `docs/missing-notes.md` does not exist (relative to .ai-rulez/rules/ or the project root)\n"
+    );
+}
+
+#[test]
+fn a_reference_definition_to_a_missing_file_is_one_finding_at_the_definition() {
+    // Issue 9: `[text][r]` with `[r]: missing.md` was never checked. The definition is reported
+    // once, on its own line, however many links use it.
+    let project = project_with_rule(
+        "# References\n\nSee [the guide][r], and [again][r].\n\n[r]: docs/missing-guide.md\n[ok]: https://example.com/guide\n",
+    );
+    let run = project.run(&["validate"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stdout(),
+        ".ai-rulez/rules/links.md:8: AR201 link target `docs/missing-guide.md` does not exist (relative to .ai-rulez/rules/ or the project root)\n"
+    );
+    assert_eq!(
+        run.stderr(),
+        "validate: 1 finding(s): 0 error(s), 1 warning(s), 0 info\n"
+    );
+}
+
 #[test]
 fn invalid_utf8_is_a_located_finding_not_a_crash() {
     // Bug case B34: a legacy-encoded rule is reported with its line; the rest is still checked.

@@ -2,13 +2,14 @@
 //! missing domains) and load errors turned into findings with the line they point at.
 
 use super::{Checker, line_text};
-use crate::error::Error;
+use crate::error::{Error, InvalidKind};
 use crate::presets;
 
-/// Best-effort line of a key path quoted in a message (`` `a.b` `` or `` `mcp_servers[1]` ``).
-pub(super) fn key_path_line(config: &str, message: &str) -> Option<usize> {
-    let quoted = message.split('`').nth(1)?;
-    if let Some(index) = quoted
+/// Line of the config key at `key_path` (`a.b`, `mcp_servers[1]`, `profiles.backend`): the
+/// `[[mcp_servers]]` header of that entry, else the first line assigning or opening the path's
+/// last key (TOML `key =`, YAML `key:`, or a `[key]` table). Best effort, `None` when not found.
+pub(super) fn key_path_line(config: &str, key_path: &str) -> Option<usize> {
+    if let Some(index) = key_path
         .strip_prefix("mcp_servers[")
         .and_then(|rest| rest.split(']').next())
         .and_then(|digits| digits.parse::<usize>().ok())
@@ -20,7 +21,7 @@ pub(super) fn key_path_line(config: &str, message: &str) -> Option<usize> {
             .nth(index)
             .map(|(number, _)| number + 1);
     }
-    let last = quoted.rsplit('.').next()?;
+    let last = key_path.rsplit('.').next()?;
     let last = last.split('[').next()?;
     config
         .lines()
@@ -32,6 +33,58 @@ pub(super) fn key_path_line(config: &str, message: &str) -> Option<usize> {
             }) || line.trim_end() == format!("[{last}]")
         })
         .map(|index| index + 1)
+}
+
+/// The first `` `quoted` `` part of a loader warning, which names the config key it is about.
+fn quoted_key(warning: &str) -> Option<&str> {
+    warning.split('`').nth(1)
+}
+
+/// The finding code of an error that stopped the config from loading: every kind is a config
+/// that cannot be read (AR311), except an unusable `[[mcp_servers]]` entry (AR602).
+pub(super) fn config_error_code(kind: InvalidKind) -> &'static str {
+    match kind {
+        InvalidKind::McpServer => "AR602",
+        InvalidKind::NotUtf8
+        | InvalidKind::Yaml
+        | InvalidKind::DuplicateKey
+        | InvalidKind::UnclosedFrontmatter
+        | InvalidKind::FrontmatterNotMapping
+        | InvalidKind::Toml
+        | InvalidKind::Symlink
+        | InvalidKind::NotRegularFile
+        | InvalidKind::TooLarge
+        | InvalidKind::ControlCharacterInName
+        | InvalidKind::DuplicateId
+        | InvalidKind::FrontmatterValue
+        | InvalidKind::IncludeNotFolder
+        | InvalidKind::ConfigValue
+        | InvalidKind::Other => "AR311",
+    }
+}
+
+/// The finding code of an item error met while loading the tree: a file that cannot be read as
+/// Markdown with YAML frontmatter (AR306), one id defined twice in one layer (AR704), or an
+/// invalid value (AR304).
+pub(super) fn load_error_code(kind: InvalidKind) -> &'static str {
+    match kind {
+        InvalidKind::NotUtf8
+        | InvalidKind::Yaml
+        | InvalidKind::DuplicateKey
+        | InvalidKind::UnclosedFrontmatter
+        | InvalidKind::FrontmatterNotMapping
+        | InvalidKind::Toml
+        | InvalidKind::Symlink
+        | InvalidKind::TooLarge => "AR306",
+        InvalidKind::DuplicateId => "AR704",
+        InvalidKind::FrontmatterValue
+        | InvalidKind::NotRegularFile
+        | InvalidKind::ControlCharacterInName
+        | InvalidKind::IncludeNotFolder
+        | InvalidKind::ConfigValue
+        | InvalidKind::McpServer
+        | InvalidKind::Other => "AR304",
+    }
 }
 
 impl Checker<'_> {
@@ -53,7 +106,7 @@ impl Checker<'_> {
                 warnings.push(warning);
                 continue;
             };
-            let line = key_path_line(self.config_text, message);
+            let line = quoted_key(message).and_then(|key| key_path_line(self.config_text, key));
             let code = if message.starts_with("unknown config key") {
                 "AR310"
             } else {
@@ -68,11 +121,13 @@ impl Checker<'_> {
             match error {
                 Error::Many(inner) => self.load_errors(inner),
                 Error::Invalid {
+                    kind,
                     path,
                     line,
                     message,
+                    ..
                 } => {
-                    let code = classify_load_error(message);
+                    let code = load_error_code(*kind);
                     let text =
                         fs_err::read_to_string(self.project.root.join(path)).unwrap_or_default();
                     let flagged = line_text(&text, *line).to_owned();
@@ -87,7 +142,7 @@ impl Checker<'_> {
         let known: Vec<String> = presets::builtin_specs()
             .map(|specs| specs.into_iter().map(|spec| spec.name).collect())
             .unwrap_or_default();
-        let presets_line = key_path_line(self.config_text, "`presets`");
+        let presets_line = key_path_line(self.config_text, "presets");
         for name in &self.project.config.presets {
             if !known.contains(name) {
                 self.config_finding(
@@ -109,32 +164,12 @@ impl Checker<'_> {
             }
         }
         for (profile, domain) in unknown_domains {
-            let line = key_path_line(self.config_text, &format!("`profiles.{profile}`"));
+            let line = key_path_line(self.config_text, &format!("profiles.{profile}"));
             self.config_finding(
                 "AR313",
                 line,
                 format!("profile `{profile}` names domain `{domain}`, which has no folder under domains/"),
             );
         }
-    }
-}
-
-/// Load errors are told apart by their message: the loader's wording is the contract.
-pub(super) fn classify_load_error(message: &str) -> &'static str {
-    const MALFORMED: [&str; 7] = [
-        "invalid YAML",
-        "not valid UTF-8",
-        "never closed",
-        "frontmatter must be",
-        "symlink",
-        "content files are limited",
-        "invalid TOML",
-    ];
-    if message.contains("defined twice in the same layer") {
-        "AR704"
-    } else if MALFORMED.iter().any(|marker| message.contains(marker)) {
-        "AR306"
-    } else {
-        "AR304"
     }
 }

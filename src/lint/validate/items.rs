@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::{Checker, line_text};
 use crate::content::{self, AI_RULEZ_ONLY_KEYS, Item, Kind, Layer};
-use crate::lint::scan::{inline_first_line, item_text};
+use crate::lint::scan::{body_first_line, inline_first_line, item_text};
 
 /// Longest Agent Skills name.
 const SKILL_NAME_MAX_CHARS: usize = 64;
@@ -92,10 +92,7 @@ impl Checker<'_> {
     pub(super) fn item(&mut self, item: &Item) {
         let inline = item.source_path == self.project.config_relative;
         let text = item_text(item);
-        let body_line = item
-            .yaml
-            .as_ref()
-            .map_or(1, |yaml| yaml.lines().count() + 3);
+        let body_line = body_first_line(item);
         let first_line = if inline {
             inline_first_line(self.project, item)
         } else {

@@ -1,13 +1,17 @@
-//! Link and import checks: relative Markdown links, `@path` imports and skill resource
-//! mentions that point at nothing, read outside code fences and inline code.
+//! Link and import checks: relative Markdown links and reference definitions, `@path` imports
+//! and skill resource mentions that point at nothing, read outside code (as
+//! [`crate::markdown`] finds it).
 
 use std::collections::BTreeSet;
 
 use super::Checker;
 use crate::content::{Item, Kind};
+use crate::lint::scan::body_first_line;
+use crate::markdown;
 
 impl Checker<'_> {
-    /// AR201 links, AR210 `@` imports and AR402 skill resources, outside code.
+    /// AR201 links, AR210 `@` imports and AR402 skill resources, outside code. `text` is the
+    /// item's file text (frontmatter included), from which flagged lines are quoted.
     pub(super) fn links(&mut self, item: &Item, text: &str) {
         let folder = item
             .source_path
@@ -19,52 +23,51 @@ impl Checker<'_> {
             .iter()
             .map(|resource| resource.relative_path.as_str())
             .collect();
-        let mut in_fence = false;
-        for (index, raw_line) in text.lines().enumerate() {
-            let trimmed = raw_line.trim_start();
-            if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-                in_fence = !in_fence;
+        let file_lines: Vec<&str> = text.lines().collect();
+        let quoted = |line: usize| file_lines.get(line - 1).copied().unwrap_or_default();
+        let first_line = body_first_line(item);
+        let outline = markdown::outline(&item.body, first_line);
+        for link in &outline.links {
+            let path = link
+                .destination
+                .split(['#', '?'])
+                .next()
+                .unwrap_or_default();
+            if path.is_empty() || is_external(path) {
                 continue;
             }
-            if in_fence {
+            let path = percent_decode_spaces(path);
+            if item.kind == Kind::Skill && is_resource_path(&path) {
+                self.resource(item, &resources, &path, link.line, quoted(link.line));
                 continue;
             }
-            let line = strip_inline_code(raw_line);
-            let number = index + 1;
-            for target in markdown_link_targets(&line) {
-                let path = target.split(['#', '?']).next().unwrap_or_default();
-                if path.is_empty() || is_external(path) {
-                    continue;
-                }
-                let path = percent_decode_spaces(path);
-                if item.kind == Kind::Skill && is_resource_path(&path) {
-                    self.resource(item, &resources, &path, number, raw_line);
-                    continue;
-                }
-                if !self.resolves(&folder, &path) {
-                    self.push(
-                        "AR201",
-                        &item.source_path,
-                        Some(number),
-                        raw_line,
-                        format!("link target `{path}` does not exist (relative to {folder}/ or the project root)"),
-                    );
-                }
+            if !self.resolves(&folder, &path) {
+                self.push(
+                    "AR201",
+                    &item.source_path,
+                    Some(link.line),
+                    quoted(link.line),
+                    format!("link target `{path}` does not exist (relative to {folder}/ or the project root)"),
+                );
             }
-            for import in at_imports(&line) {
+        }
+        let prose = markdown::mask_code(&item.body, &outline);
+        for (index, line) in prose.lines().enumerate() {
+            let number = first_line + index;
+            for import in at_imports(line) {
                 if !self.resolves(&folder, &import) {
                     self.push(
                         "AR210",
                         &item.source_path,
                         Some(number),
-                        raw_line,
+                        quoted(number),
                         format!("import `@{import}` does not exist (relative to {folder}/ or the project root)"),
                     );
                 }
             }
             if item.kind == Kind::Skill {
-                for path in resource_mentions(&line) {
-                    self.resource(item, &resources, &path, number, raw_line);
+                for path in resource_mentions(line) {
+                    self.resource(item, &resources, &path, number, quoted(number));
                 }
             }
         }
@@ -105,42 +108,6 @@ impl Checker<'_> {
         }
         root.join(folder).join(relative).exists() || root.join(relative).exists()
     }
-}
-
-/// Removes `inline code` spans so their text is not read as links or imports.
-pub(super) fn strip_inline_code(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut in_code = false;
-    for character in line.chars() {
-        if character == '`' {
-            in_code = !in_code;
-            continue;
-        }
-        if !in_code {
-            out.push(character);
-        }
-    }
-    out
-}
-
-/// Targets of `[text](target)` and `![alt](target)` links on one line.
-pub(super) fn markdown_link_targets(line: &str) -> Vec<String> {
-    let mut targets = Vec::new();
-    let mut rest = line;
-    while let Some(index) = rest.find("](") {
-        let after = &rest[index + 2..];
-        let Some(end) = after.find(')') else {
-            break;
-        };
-        let target = after[..end].trim();
-        let target = target.split_whitespace().next().unwrap_or_default();
-        let target = target.trim_start_matches('<').trim_end_matches('>');
-        if !target.is_empty() {
-            targets.push(target.to_owned());
-        }
-        rest = &after[end..];
-    }
-    targets
 }
 
 pub(super) fn is_external(target: &str) -> bool {

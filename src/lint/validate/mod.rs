@@ -18,12 +18,13 @@ use super::{Finding, Report};
 use crate::error::{Error, Result};
 use crate::project::{self, Project};
 
-use config::key_path_line;
+use config::{config_error_code, key_path_line};
 
 /// Validates the project around `start`.
 ///
 /// Output: the report, with `[lint] ignore` and inline suppressions applied. A config that
-/// cannot be read is reported as a finding (AR311, or AR602 for MCP entries). Errors: no project
+/// cannot be read is reported as one finding whose code comes from the error's kind (AR311, or
+/// AR602 for MCP entries). Errors: no project
 /// found, or an I/O failure reading the config.
 pub fn validate(start: &Path, warnings: &mut Vec<String>) -> Result<Report> {
     let mut load_warnings = Vec::new();
@@ -31,20 +32,22 @@ pub fn validate(start: &Path, warnings: &mut Vec<String>) -> Result<Report> {
     let (project, errors) = match loaded {
         Ok(loaded) => loaded,
         Err(Error::Invalid {
+            kind,
             path,
             line,
+            key_path,
             message,
         }) => {
-            let code = if message.contains("mcp_servers") {
-                "AR602"
-            } else {
-                "AR311"
-            };
+            let code = config_error_code(kind);
             let config = project::discover(start)
                 .ok()
                 .and_then(|(root, relative, _)| fs_err::read_to_string(root.join(relative)).ok())
                 .unwrap_or_default();
-            let line = line.or_else(|| key_path_line(&config, &message));
+            let line = line.or_else(|| {
+                key_path
+                    .as_deref()
+                    .and_then(|key_path| key_path_line(&config, key_path))
+            });
             let text = line_text(&config, line);
             let mut report = Report {
                 findings: vec![Finding::new(code, &path, line, text, message)],
