@@ -288,7 +288,10 @@ impl Server {
 
     /// Why a declared tool is not served in this session, or `None` when it is.
     fn not_served(&self, spec: &ToolSpec) -> Option<String> {
-        let served = self.served().ok()?;
+        let served = match self.served() {
+            Ok(served) => served,
+            Err(error) => return Some(error.0),
+        };
         if self.is_served(spec, &served.toolsets) {
             return None;
         }

@@ -288,44 +288,68 @@ pub(crate) fn sorted_listing(dir: &Path) -> Vec<String> {
 /// `--toolsets` value that serves every toolset.
 pub(crate) const ALL_TOOLSETS: &str = "read,author,admin";
 
-/// Every tool with all toolsets served, in listing order.
-pub(crate) const TOOL_NAMES: [&str; 35] = [
-    "enable_toolset",
-    "get_rules",
-    "search_rules",
-    "get_context",
-    "read_item",
-    "list_items",
-    "list_domains",
-    "create_rule",
-    "update_rule",
-    "delete_rule",
-    "create_context",
-    "update_context",
-    "delete_context",
-    "create_skill",
-    "update_skill",
-    "delete_skill",
-    "create_agent",
-    "update_agent",
-    "delete_agent",
-    "create_command",
-    "update_command",
-    "delete_command",
-    "create_domain",
-    "delete_domain",
-    "read_config",
-    "update_config",
-    "list_profiles",
-    "add_profile",
-    "remove_profile",
-    "set_default_profile",
-    "init_project",
-    "generate_outputs",
-    "validate_config",
-    "lock_status",
-    "get_version",
+/// The tools of each toolset in listing order: what `tools/list` must show. A new tool is added
+/// to its toolset's list here.
+pub(crate) const TOOLSETS: [(&str, &[&str]); 4] = [
+    ("core", &["enable_toolset"]),
+    (
+        "read",
+        &[
+            "get_rules",
+            "search_rules",
+            "get_context",
+            "read_item",
+            "list_items",
+            "list_domains",
+        ],
+    ),
+    (
+        "author",
+        &[
+            "create_rule",
+            "update_rule",
+            "delete_rule",
+            "create_context",
+            "update_context",
+            "delete_context",
+            "create_skill",
+            "update_skill",
+            "delete_skill",
+            "create_agent",
+            "update_agent",
+            "delete_agent",
+            "create_command",
+            "update_command",
+            "delete_command",
+            "create_domain",
+            "delete_domain",
+        ],
+    ),
+    (
+        "admin",
+        &[
+            "read_config",
+            "update_config",
+            "list_profiles",
+            "add_profile",
+            "remove_profile",
+            "set_default_profile",
+            "init_project",
+            "generate_outputs",
+            "validate_config",
+            "lock_status",
+            "get_version",
+        ],
+    ),
 ];
+
+/// Every tool, with all toolsets served, in listing order.
+pub(crate) fn tool_names() -> Vec<&'static str> {
+    TOOLSETS
+        .iter()
+        .flat_map(|(_, names)| names.iter().copied())
+        .collect()
+}
 
 #[test]
 fn every_tool_has_title_hints_closed_input_schema_and_output_schema() {
@@ -337,7 +361,7 @@ fn every_tool_has_title_hints_closed_input_schema_and_output_schema() {
         .iter()
         .map(|tool| tool["name"].as_str().expect("name"))
         .collect();
-    assert_eq!(names, TOOL_NAMES);
+    assert_eq!(names, tool_names());
     for tool in tools {
         let name = &tool["name"];
         assert!(

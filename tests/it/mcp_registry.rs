@@ -8,18 +8,17 @@ use std::path::Path;
 use ai_rulez::mcp::registry::{CLI_ONLY, Pairing, Toolset, parity_markdown};
 use serde_json::{Value, json};
 
-use crate::mcp::{ALL_TOOLSETS, CONFIG, HANDSHAKE, INITIALIZED, Server, TOOL_NAMES, sample};
+use crate::mcp::{
+    ALL_TOOLSETS, CONFIG, HANDSHAKE, INITIALIZED, Server, TOOLSETS, sample, tool_names,
+};
 use crate::support::Project;
 
-/// The tools of each toolset, as `TOOL_NAMES` lists them (core, read, author, admin).
+/// The tools of `toolset`, as the tests expect them.
 fn names_of(toolset: &str) -> &'static [&'static str] {
-    match toolset {
-        "core" => &TOOL_NAMES[0..1],
-        "read" => &TOOL_NAMES[1..7],
-        "author" => &TOOL_NAMES[7..24],
-        "admin" => &TOOL_NAMES[24..35],
-        other => panic!("no toolset {other}"),
-    }
+    TOOLSETS
+        .iter()
+        .find(|(name, _)| *name == toolset)
+        .map_or_else(|| panic!("no toolset {toolset}"), |(_, names)| *names)
 }
 
 /// The names `tools/list` returns, following `nextCursor` to the end.
@@ -46,10 +45,10 @@ fn names(tools: &[Value]) -> Vec<String> {
 
 /// The expected listing for `toolsets`: core first, then each toolset's tools in listing order.
 fn expected(toolsets: &[&str]) -> Vec<String> {
-    ["core", "read", "author", "admin"]
+    TOOLSETS
         .iter()
-        .filter(|toolset| **toolset == "core" || toolsets.contains(toolset))
-        .flat_map(|toolset| names_of(toolset).iter().map(|name| (*name).to_owned()))
+        .filter(|(toolset, _)| *toolset == "core" || toolsets.contains(toolset))
+        .flat_map(|(_, names)| names.iter().map(|name| (*name).to_owned()))
         .collect()
 }
 
@@ -57,7 +56,7 @@ fn expected(toolsets: &[&str]) -> Vec<String> {
 fn the_registry_declares_every_tool_once_in_the_toolset_the_tests_expect() {
     let declared = ai_rulez::mcp::declared_tools();
     let declared_names: Vec<&str> = declared.iter().map(|spec| spec.name.as_ref()).collect();
-    assert_eq!(declared_names, TOOL_NAMES);
+    assert_eq!(declared_names, tool_names());
     for spec in &declared {
         assert!(
             names_of(spec.toolset.name()).contains(&spec.name.as_ref()),
@@ -74,6 +73,11 @@ fn the_registry_declares_every_tool_once_in_the_toolset_the_tests_expect() {
         );
         assert!(!spec.hints.open_world, "{}", spec.name);
     }
+    let toolset_names: Vec<&str> = TOOLSETS.iter().map(|(name, _)| *name).collect();
+    assert_eq!(
+        ai_rulez::mcp::registry::TOOLSETS.map(|(_, name, _)| name),
+        toolset_names.as_slice()
+    );
     assert_eq!(Toolset::choosable_names(), ["read", "author", "admin"]);
 }
 
@@ -191,7 +195,7 @@ fn b43_every_input_and_output_schema_is_portable() {
     let project = sample();
     let mut server = Server::start(project.path());
     let tools = listed(&mut server);
-    assert_eq!(names(&tools), TOOL_NAMES);
+    assert_eq!(names(&tools), tool_names());
     let mut problems = Vec::new();
     for tool in &tools {
         let name = tool["name"].as_str().expect("name");
