@@ -51,9 +51,17 @@ pub enum Command {
 /// `mcp` arguments.
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// Directory the tools may work in (default: the directory the server starts in).
+    /// Directory the tools may work in, and every served project must lie in (default: the
+    /// directory the server starts in, serving the project around it).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
+    /// Toolsets to serve: read, author, admin (default: `[mcp] toolsets` in config.toml, else
+    /// read).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub toolsets: Vec<String>,
+    /// Serve only tools that read; writing tools are neither listed nor run.
+    #[arg(long)]
+    pub read_only: bool,
 }
 
 /// `explain` arguments.

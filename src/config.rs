@@ -72,6 +72,9 @@ pub struct Config {
     pub includes: Vec<Include>,
     /// `[lint] ignore`: finding codes `validate` and `scan` never report.
     pub lint_ignore: Vec<String>,
+    /// `[mcp] toolsets`: the toolsets `ai-rulez mcp` serves when `--toolsets` does not choose;
+    /// `None` when the key is absent.
+    pub mcp_toolsets: Option<Vec<crate::mcp::registry::Toolset>>,
 }
 
 /// Top-level keys the Go ai-rulez defines that this tool reads but does not act on yet.
@@ -174,7 +177,12 @@ impl Reader<'_> {
                 "mcp" => self.check_known_keys(
                     value,
                     "mcp",
-                    &["self_server", "self_server_version", "self_server_command"],
+                    &[
+                        "self_server",
+                        "self_server_version",
+                        "self_server_command",
+                        "toolsets",
+                    ],
                     warnings,
                 ),
                 other if NOT_YET_SUPPORTED.contains(&other) => ignored.push(other.to_owned()),
@@ -244,7 +252,21 @@ impl Reader<'_> {
                 Some(codes) => self.string_list(codes, "lint.ignore")?,
                 None => Vec::new(),
             },
+            mcp_toolsets: match root.get("mcp").and_then(|mcp| mcp.get("toolsets")) {
+                Some(names) => Some(self.toolsets(names)?),
+                None => None,
+            },
         })
+    }
+
+    fn toolsets(&self, names: &Value) -> Result<Vec<crate::mcp::registry::Toolset>> {
+        self.string_list(names, "mcp.toolsets")?
+            .iter()
+            .map(|name| {
+                crate::mcp::registry::Toolset::from_name(name)
+                    .map_err(|message| self.error("mcp.toolsets", &message))
+            })
+            .collect()
     }
 
     fn check_known_keys(

@@ -32,6 +32,8 @@ pub mod project;
 pub mod retrieval;
 pub mod scope;
 pub mod search;
+pub(crate) mod settings;
+pub(crate) mod summary;
 pub mod write;
 
 use std::process::ExitCode;

@@ -3,21 +3,38 @@
 
 Usage: python tests/mcp_client.py PATH/TO/ai-rulez
 
-Builds a small project in a temporary directory, then: initialize, list tools, call get_rules,
-search_rules, get_context, create_rule, and update_rule with a stale expected_hash. Every answer
-is compared exactly; the script prints each check and exits non-zero on the first failure.
+Builds a small project in a temporary directory, then: initialize, list the default tools (exact
+names, at most 12 KB), call get_rules, search_rules, get_context, enable the author toolset
+(which must send notifications/tools/list_changed), create_rule, and update_rule with a stale
+expected_hash. Every answer is compared exactly; the script prints each check and exits non-zero
+on the first failure.
 """
 
 import asyncio
 import hashlib
+import json
 import os
 import sys
 import tempfile
 
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 
 CONFIG = 'version = "5.0"\nname = "demo"\npresets = ["claude"]\n'
+DEFAULT_TOOLS = [
+    "enable_toolset",
+    "get_rules",
+    "search_rules",
+    "get_context",
+    "read_item",
+    "list_items",
+    "list_domains",
+]
+AUTHOR_TOOLS = [
+    f"{verb}_{kind}"
+    for kind in ["rule", "context", "skill", "agent", "command"]
+    for verb in ["create", "update", "delete"]
+] + ["create_domain", "delete_domain"]
 RULES = {
     "style": "---\npriority: medium\ntitle: Code style\n---\nKeep functions short.\n",
     "rust": '---\nglobs: ["**/*.rs"]\npriority: high\ntitle: Rust errors\n---\n'
@@ -50,17 +67,32 @@ def make_project(root):
 
 async def run(binary, root):
     parameters = StdioServerParameters(command=binary, args=["mcp"], cwd=root)
+    list_changed = asyncio.Event()
+
+    async def on_message(message):
+        if isinstance(message, types.ToolListChangedNotification):
+            list_changed.set()
+
     async with stdio_client(parameters) as (read, write):
-        async with ClientSession(read, write) as session:
+        async with ClientSession(read, write, message_handler=on_message) as session:
             initialized = await session.initialize()
             check("initialize: server name", initialized.server_info.name, "ai-rulez")
             check("initialize: tools capability", initialized.capabilities.tools is not None, True)
+            check("initialize: tools listChanged", initialized.capabilities.tools.list_changed, True)
 
             listed = await session.list_tools()
             names = [tool.name for tool in listed.tools]
-            check("tools/list: 42 tools", len(names), 42)
-            for wanted in ["get_rules", "search_rules", "get_context", "create_rule", "update_rule"]:
-                check(f"tools/list: has {wanted}", wanted in names, True)
+            check("tools/list: the default toolset's tools", names, DEFAULT_TOOLS)
+            check("tools/list: no pagination", listed.next_cursor, None)
+            size = len(
+                json.dumps(
+                    {"tools": [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.tools]},
+                    separators=(",", ":"),
+                    ensure_ascii=False,
+                ).encode()
+            )
+            print(f"     default tools/list: {size} bytes")
+            check("tools/list: at most 12 KB", size <= 12 * 1024, True)
             get_rules = next(tool for tool in listed.tools if tool.name == "get_rules")
             check("get_rules: read-only hint", get_rules.annotations.read_only_hint, True)
             check("get_rules: closed input schema", get_rules.input_schema.get("additionalProperties"), False)
@@ -103,6 +135,29 @@ async def run(binary, root):
                 [(entry["kind"], entry["id"]) for entry in result.structured_content["entries"]],
                 [("rule", "rust"), ("rule", "database"), ("rule", "style")],
             )
+
+            # The SDK checks structured content against the output schema: `description` is null
+            # for these rules, which the schema must allow.
+            result = await session.call_tool("list_items", {"kind": "rule"})
+            check("list_items: not an error", result.is_error, False)
+            check(
+                "list_items: rules with null descriptions",
+                [(item["name"], item["description"]) for item in result.structured_content["items"]],
+                [("rust", None), ("database", None), ("style", None)],
+            )
+
+            result = await session.call_tool("enable_toolset", {"toolset": "author"})
+            check("enable_toolset: not an error", result.is_error, False)
+            check(
+                "enable_toolset: reply",
+                result.structured_content,
+                {"toolsets": ["read", "author"], "added": AUTHOR_TOOLS},
+            )
+            # A hang guard, not a speed check: the notification comes before the reply.
+            await asyncio.wait_for(list_changed.wait(), timeout=60)
+            check("enable_toolset: tools/list_changed received", list_changed.is_set(), True)
+            listed = await session.list_tools()
+            check("tools/list after enable: default + author", [tool.name for tool in listed.tools], DEFAULT_TOOLS + AUTHOR_TOOLS)
 
             content = "---\npriority: low\n---\nLog with context.\n"
             result = await session.call_tool("create_rule", {"name": "logging", "content": content})

@@ -1,289 +1,284 @@
-//! Argument and result types of the MCP tools. Their JSON schemas (schemars) are the tools'
-//! input and output schemas; `deny_unknown_fields` makes every input schema
-//! `additionalProperties: false`.
-
-use std::collections::BTreeMap;
+//! Argument and result types of the MCP tools. Their JSON schemas (schemars, made portable by
+//! [`super::schema`]) are the tools' input and output schemas, and their field doc comments are
+//! the descriptions a model reads, so they stay short. `deny_unknown_fields` makes every input
+//! schema `additionalProperties: false`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::authoring::ItemSummary;
+use crate::content::Kind;
 
 /// `get_rules` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GetRulesArgs {
+pub(crate) struct GetRulesArgs {
     /// Paths of the files you will create or edit (absolute, or relative to the project root).
-    pub paths: Vec<String>,
+    pub(crate) paths: Vec<String>,
     /// One sentence about the change, such as "add pagination to the orders endpoint" (first 500 characters used). Without it every applicable rule is sent.
-    pub task: Option<String>,
+    pub(crate) task: Option<String>,
     /// Rule ids from a previous reply's list that you want in full.
-    pub include: Option<Vec<String>>,
+    pub(crate) include: Option<Vec<String>>,
     /// Send rules again even if already sent in this session (after your context was reset).
-    pub refresh: Option<bool>,
+    pub(crate) refresh: Option<bool>,
     /// Cap on the reply size in estimated tokens (at least 100; default 20000).
-    pub max_tokens: Option<u32>,
-    /// Directory to resolve the project from (inside the server's root); default: the server's root.
-    pub working_directory: Option<String>,
+    pub(crate) max_tokens: Option<u32>,
+    /// Folder to find the project from (relative to where the server started); default: there.
+    pub(crate) working_directory: Option<String>,
 }
 
 /// `search_rules` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SearchRulesArgs {
+pub(crate) struct SearchRulesArgs {
     /// The topic, in a few words.
-    pub query: String,
+    pub(crate) query: String,
     /// Most rules to return (1-50, default 10).
-    pub limit: Option<u32>,
-    /// Directory to resolve the project from; default: the server's root.
-    pub working_directory: Option<String>,
+    pub(crate) limit: Option<u32>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
 }
 
 /// `get_context` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GetContextArgs {
+pub(crate) struct GetContextArgs {
     /// A file or folder (absolute, or relative to the project root).
-    pub path: String,
+    pub(crate) path: String,
     /// Optional sentence about the task, used to order entries by relevance.
-    pub task: Option<String>,
-    /// Directory to resolve the project from; default: the server's root.
-    pub working_directory: Option<String>,
+    pub(crate) task: Option<String>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
 }
 
-/// Arguments naming one item.
+/// The kind of an item, as tools name it.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ItemKind {
+    // Variants carry no doc comments: with them the schema would become a `oneOf` of constants
+    // instead of one string `enum`.
+    Rule,
+    Context,
+    Skill,
+    Agent,
+    Command,
+}
+
+impl From<ItemKind> for Kind {
+    fn from(kind: ItemKind) -> Self {
+        match kind {
+            ItemKind::Rule => Kind::Rule,
+            ItemKind::Context => Kind::Context,
+            ItemKind::Skill => Kind::Skill,
+            ItemKind::Agent => Kind::Agent,
+            ItemKind::Command => Kind::Command,
+        }
+    }
+}
+
+/// `read_item` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ItemArgs {
+pub(crate) struct ReadItemArgs {
+    /// Item kind.
+    pub(crate) kind: ItemKind,
+    /// Item name: the file name without `.md`, or the skill's folder.
+    pub(crate) name: String,
+    /// Its domain folder under .ai-rulez/domains/, if any.
+    pub(crate) domain: Option<String>,
+    /// A machine-local item under .ai-rulez/local/.
+    pub(crate) local: Option<bool>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// `list_items` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListItemsArgs {
+    /// Item kind.
+    pub(crate) kind: ItemKind,
+    /// Only items of this domain.
+    pub(crate) domain: Option<String>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// Arguments naming one item to delete.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DeleteItemArgs {
     /// Item name: letters, digits, `.`, `_`, `-` (the file name without `.md`, or the skill folder).
-    pub name: String,
+    pub(crate) name: String,
     /// Domain folder under .ai-rulez/domains/, if the item belongs to one.
-    pub domain: Option<String>,
+    pub(crate) domain: Option<String>,
     /// Machine-local item under .ai-rulez/local/ (never generated into shared files).
-    pub local: Option<bool>,
-    /// For deletes: the `hash` you read; the delete is refused if the file changed since.
-    pub expected_hash: Option<String>,
-    /// Directory to resolve the project from; default: the server's root.
-    pub working_directory: Option<String>,
+    pub(crate) local: Option<bool>,
+    /// The `hash` you read; the delete is refused if the file changed since.
+    pub(crate) expected_hash: Option<String>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
 }
 
 /// Arguments to create or update an item.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct WriteItemArgs {
+pub(crate) struct WriteItemArgs {
     /// Item name: letters, digits, `.`, `_`, `-`.
-    pub name: String,
+    pub(crate) name: String,
     /// Full file text: optional YAML frontmatter between `---` lines, then Markdown.
-    pub content: String,
+    pub(crate) content: String,
     /// Domain folder, if any.
-    pub domain: Option<String>,
+    pub(crate) domain: Option<String>,
     /// Sets `priority` in the frontmatter: critical, high, medium, low or minimal.
-    pub priority: Option<String>,
+    pub(crate) priority: Option<String>,
     /// Sets `targets` in the frontmatter: which outputs receive the item.
-    pub targets: Option<Vec<String>>,
+    pub(crate) targets: Option<Vec<String>>,
     /// Machine-local item under .ai-rulez/local/.
-    pub local: Option<bool>,
+    pub(crate) local: Option<bool>,
     /// For updates: the `hash` you read; the update is refused if the file changed since.
-    pub expected_hash: Option<String>,
-    /// Directory to resolve the project from; default: the server's root.
-    pub working_directory: Option<String>,
-}
-
-/// Arguments to list items.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ListArgs {
-    /// Only items of this domain.
-    pub domain: Option<String>,
-    /// Directory to resolve the project from; default: the server's root.
-    pub working_directory: Option<String>,
+    pub(crate) expected_hash: Option<String>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
 }
 
 /// Arguments naming a domain or a profile.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct NameArgs {
+pub(crate) struct NameArgs {
     /// The name.
-    pub name: String,
-    /// Directory to resolve the project from; default: the server's root.
-    pub working_directory: Option<String>,
+    pub(crate) name: String,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
 }
 
 /// `add_profile` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ProfileArgs {
+pub(crate) struct ProfileArgs {
     /// Profile name.
-    pub name: String,
+    pub(crate) name: String,
     /// Domains the profile selects.
-    pub domains: Vec<String>,
-    /// Directory to resolve the project from; default: the server's root.
-    pub working_directory: Option<String>,
+    pub(crate) domains: Vec<String>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
 }
 
 /// Arguments of tools that only need the project.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ProjectArgs {
-    /// Directory to resolve the project from; default: the server's root.
-    pub working_directory: Option<String>,
+pub(crate) struct ProjectArgs {
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
 }
 
 /// `update_config` arguments: only the given keys change; comments and order survive.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct UpdateConfigArgs {
+pub(crate) struct UpdateConfigArgs {
     /// Project name.
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     /// Project description.
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
     /// Preset names.
-    pub presets: Option<Vec<String>>,
+    pub(crate) presets: Option<Vec<String>>,
     /// Maintain the .gitignore block.
-    pub gitignore: Option<bool>,
+    pub(crate) gitignore: Option<bool>,
     /// `split` or `inline`.
-    pub rules_mode: Option<String>,
+    pub(crate) rules_mode: Option<String>,
     /// One shared AGENTS.md.
-    pub agents_md: Option<bool>,
-    /// Directory to resolve the project from; default: the server's root.
-    pub working_directory: Option<String>,
+    pub(crate) agents_md: Option<bool>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
 }
 
 /// `generate_outputs` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GenerateArgs {
+pub(crate) struct GenerateArgs {
     /// List what would change without writing.
-    pub dry_run: Option<bool>,
+    pub(crate) dry_run: Option<bool>,
     /// Report drift without writing.
-    pub check: Option<bool>,
+    pub(crate) check: Option<bool>,
     /// Profiles to use (comma-separated).
-    pub profile: Option<String>,
-    /// Directory to resolve the project from; default: the server's root.
-    pub working_directory: Option<String>,
+    pub(crate) profile: Option<String>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
 }
 
 /// `init_project` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct InitArgs {
+pub(crate) struct InitArgs {
     /// Project name (default: the folder name).
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     /// Presets to enable (default: claude, cursor, codex).
-    pub presets: Option<Vec<String>>,
-    /// Directory to create .ai-rulez/ in (inside the server's root); default: the server's root.
-    pub working_directory: Option<String>,
+    pub(crate) presets: Option<Vec<String>>,
+    /// Folder to create .ai-rulez/ in (relative to where the server started); default: there.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// `enable_toolset` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EnableToolsetArgs {
+    /// The toolset to add to this session.
+    #[schemars(schema_with = "toolset_name_schema")]
+    pub(crate) toolset: String,
+}
+
+/// One string out of the choosable toolset names, read from the registry so that a new toolset
+/// appears here by itself.
+fn toolset_name_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "string",
+        "enum": super::registry::Toolset::choosable_names(),
+    })
 }
 
 /// Result of a write or a simple operation.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Operation {
+pub(crate) struct Operation {
     /// Always true (failures are error results).
-    pub success: bool,
-    /// What was done, e.g. `create_rule`.
-    pub operation: String,
+    pub(crate) success: bool,
+    /// What was done: the tool, e.g. `create_domain`.
+    #[serde(rename = "operation")]
+    pub(crate) tool: String,
     /// The name operated on.
-    pub name: String,
+    pub(crate) name: String,
     /// Project-relative path touched.
-    pub path: String,
+    pub(crate) path: String,
     /// A sentence for the user.
-    pub message: String,
+    pub(crate) message: String,
+}
+
+impl Operation {
+    /// A successful call of `tool` on `name` that touched `path`, with a sentence for the user.
+    pub(crate) fn done(tool: &str, name: &str, path: &str, message: String) -> Self {
+        Self {
+            success: true,
+            tool: tool.to_owned(),
+            name: name.to_owned(),
+            path: path.to_owned(),
+            message,
+        }
+    }
 }
 
 /// A list of items.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct ItemList {
+pub(crate) struct ItemList {
     /// Items, by priority then name.
-    pub items: Vec<ItemSummary>,
+    pub(crate) items: Vec<ItemSummary>,
     /// How many.
-    pub count: usize,
+    pub(crate) count: usize,
 }
 
-/// A list of names.
+/// `enable_toolset` result.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct NameList {
-    /// Names, sorted.
-    pub names: Vec<String>,
-    /// Profiles only: profile → domains.
-    pub profiles: BTreeMap<String, Vec<String>>,
-    /// Profiles only: the default profile.
-    pub default: Option<String>,
-}
-
-/// The config as read.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct ConfigView {
-    /// Config file, project-relative.
-    pub path: String,
-    /// `version`.
-    pub version: String,
-    /// `name`.
-    pub name: String,
-    /// `description`.
-    pub description: Option<String>,
-    /// `presets`.
-    pub presets: Vec<String>,
-    /// `[profiles]`.
-    pub profiles: BTreeMap<String, Vec<String>>,
-    /// `default`.
-    pub default: Option<String>,
-    /// `gitignore`.
-    pub gitignore: bool,
-    /// `[rules] mode`.
-    pub rules_mode: String,
-    /// `agents_md`.
-    pub agents_md: bool,
-    /// Names of the enabled MCP servers.
-    pub mcp_servers: Vec<String>,
-    /// `sha256:` of the config file.
-    pub hash: String,
-}
-
-/// One path's status after generate.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct PathStatus {
-    /// Project-relative path.
-    pub path: String,
-    /// create, update, unchanged, delete, keep, edited, blocked (write and dry run) or missing, stale, edited, blocked, orphan (check).
-    pub status: String,
-}
-
-/// `generate_outputs` result.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct GenerateReport {
-    /// `ok` or `drift` (check mode).
-    pub status: String,
-    /// Every path's status, sorted by path.
-    pub changes: Vec<PathStatus>,
-    /// Warnings.
-    pub warnings: Vec<String>,
-}
-
-/// `validate_config` result.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct ValidationReport {
-    /// Whether no error-severity finding remains.
-    pub valid: bool,
-    /// Error findings (`file:line: CODE message`).
-    pub errors: Vec<String>,
-    /// Warning findings (`file:line: CODE message`).
-    pub warnings: Vec<String>,
-}
-
-/// `lock_status` result.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct LockReport {
-    /// Whether sources and outputs match the lock.
-    pub in_sync: bool,
-    /// One line per difference.
-    pub changes: Vec<String>,
-}
-
-/// `get_version` result.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct VersionInfo {
-    /// `ai-rulez`.
-    pub name: String,
-    /// Crate version.
-    pub version: String,
+pub(crate) struct ToolsetsServed {
+    /// Every toolset this session now serves.
+    pub(crate) toolsets: Vec<String>,
+    /// Tools this call added to the list (empty when the toolset was already served).
+    pub(crate) added: Vec<String>,
 }

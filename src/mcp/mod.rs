@@ -1,104 +1,93 @@
 //! `ai-rulez mcp`: the same `.ai-rulez/` tree served to coding agents over MCP (stdio,
 //! newline-delimited JSON-RPC) with rmcp, the official Rust SDK. This module holds the server
-//! state (confinement root, session memory, cached projects kept fresh by a file watcher) and
-//! the protocol glue; the tools call one library function each (see [`tools`]).
+//! state (confinement, the toolsets this session serves, session memory, cached projects) and the
+//! protocol glue; every tool is one declaration in [`toolsets`], read through [`registry`].
 
-pub mod args;
+mod args;
+mod cache;
 pub mod framing;
-pub mod resources;
-pub mod tools;
+pub mod registry;
+mod resources;
+mod schema;
+mod toolsets;
 
-use std::collections::HashMap;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Mutex, MutexGuard};
 
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, Implementation, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ErrorData, ServiceExt as _};
 
+use self::args::ToolsetsServed;
+use self::registry::{ToolError, ToolSpec, Toolset};
 use crate::error::{Error, Result};
 use crate::project::{self, Project};
 use crate::retrieval::{Catalog, Session};
 
-/// A loaded project with its catalog (search index, compiled scopes), reloaded when its watcher
-/// reports a change; a reading call then only matches and ranks.
-struct Cached {
-    catalog: Arc<Catalog>,
-    dirty: Arc<AtomicBool>,
-    barrier: Arc<Barrier>,
-    _watcher: Option<notify::RecommendedWatcher>,
+/// How a server is started (`ai-rulez mcp` flags, resolved).
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// `--root`: where `working_directory` may point, and where every served project must lie.
+    /// `None`: `working_directory` must stay inside the start directory, and the project around
+    /// it is served wherever its root is.
+    pub root: Option<PathBuf>,
+    /// Toolsets served from the start (`core` is always served besides).
+    pub toolsets: Vec<Toolset>,
+    /// Serve no tool that writes, and refuse toolsets that only write.
+    pub read_only: bool,
 }
 
-/// The highest barrier number a project's watcher has seen. File events arrive on the watcher's
-/// thread some time after the change; a call writes a numbered barrier file into a folder the
-/// same watcher observes and waits for its event. Events of one watcher arrive in order, so once
-/// the barrier is seen, every change made before the call has marked the cache stale: a hand edit
-/// is seen by the very next call, without a race.
-#[derive(Default)]
-struct Barrier {
-    seen: Mutex<u64>,
-    changed: Condvar,
+/// Every declared tool; served ones are chosen per call from the session's toolsets.
+#[must_use]
+pub fn declared_tools() -> Vec<ToolSpec> {
+    toolsets::all()
 }
 
-impl Barrier {
-    fn advance(&self, number: u64) {
-        if let Ok(mut seen) = self.seen.lock() {
-            *seen = (*seen).max(number);
-            self.changed.notify_all();
-        }
-    }
-
-    /// Waits until `number` is seen; false when it was not seen in time.
-    fn wait_for(&self, number: u64) -> bool {
-        let Ok(seen) = self.seen.lock() else {
-            return false;
-        };
-        self.changed
-            .wait_timeout_while(seen, BARRIER_PATIENCE, |seen| *seen < number)
-            .is_ok_and(|(seen, _)| *seen >= number)
-    }
-}
-
-/// How long a call waits for its barrier event before it reloads the project to be safe.
-const BARRIER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
-
-#[derive(Default)]
 struct State {
     session: Session,
-    projects: HashMap<PathBuf, Cached>,
-    /// Parsed items per project root, reused across reloads: after an edit only the changed
-    /// files are parsed again.
-    parses: HashMap<PathBuf, crate::content::ParseCache>,
+    projects: cache::Projects,
+}
+
+/// The toolsets a session serves, and how many times that set changed.
+struct Served {
+    toolsets: BTreeSet<Toolset>,
+    changes: u64,
 }
 
 /// The MCP server.
 pub struct Server {
     /// Canonical directory every `working_directory` must resolve inside.
-    pub root: PathBuf,
+    root: PathBuf,
     /// Canonical directory the server started in: the default project, and what a relative
     /// `working_directory` is resolved against.
-    pub start: PathBuf,
-    tools: Vec<Tool>,
+    start: PathBuf,
+    /// With `--root`: the canonical directory every served project root must lie inside.
+    project_bound: Option<PathBuf>,
+    read_only: bool,
+    specs: Vec<ToolSpec>,
+    /// The `tools/list` entry of each spec, in the same order.
+    listing: Vec<Tool>,
+    served: Mutex<Served>,
     state: Mutex<State>,
-    /// Private folder for barrier files (see [`Barrier`]); `None` when it cannot be created, and
-    /// then every call reloads the project.
-    barriers: Option<tempfile::TempDir>,
-    next_barrier: AtomicU64,
 }
 
 impl Server {
-    /// A server started in `start` and confined to `root` (both canonicalised).
+    /// A server started in `start` with `options`.
     ///
-    /// Errors: a directory does not exist, or `start` lies outside `root`.
-    pub fn new(start: &Path, root: &Path) -> Result<Self> {
+    /// Errors: a directory does not exist, or `start` lies outside `--root`.
+    pub fn new(start: &Path, options: &Options) -> Result<Self> {
         let start = fs_err::canonicalize(start)?;
-        let root = fs_err::canonicalize(root)?;
+        let root = match &options.root {
+            Some(root) => fs_err::canonicalize(root)?,
+            None => start.clone(),
+        };
         if !start.starts_with(&root) {
             return Err(Error::Usage(format!(
                 "the server starts in {} but --root {} does not contain it; pick a --root that does",
@@ -106,23 +95,30 @@ impl Server {
                 root.display()
             )));
         }
+        let specs = toolsets::all();
+        let listing = specs.iter().map(ToolSpec::to_tool).collect();
         Ok(Self {
+            project_bound: options.root.as_ref().map(|_| root.clone()),
             root,
             start,
-            tools: tools::all_tools(),
-            state: Mutex::new(State::default()),
-            barriers: tempfile::Builder::new()
-                .prefix("ai-rulez-mcp-")
-                .tempdir()
-                .ok(),
-            next_barrier: AtomicU64::new(0),
+            read_only: options.read_only,
+            specs,
+            listing,
+            served: Mutex::new(Served {
+                toolsets: options.toolsets.iter().copied().collect(),
+                changes: 0,
+            }),
+            state: Mutex::new(State {
+                session: Session::default(),
+                projects: cache::Projects::new(),
+            }),
         })
     }
 
     /// Resolves where a call looks for its project: `working_directory` (relative to the start
     /// directory), else the folder of an absolute `path`, else the start directory. It must lie
     /// inside the root after symlinks are resolved.
-    pub(crate) fn start_for(
+    fn start_for(
         &self,
         working_directory: Option<&str>,
         path: Option<&str>,
@@ -158,184 +154,178 @@ impl Server {
         Ok(resolved)
     }
 
-    /// Makes sure every file event from before this call has reached `cached` (see [`Barrier`]).
-    fn settle(&self, cached: &Cached) {
-        let Some(folder) = &self.barriers else {
-            cached.dirty.store(true, Ordering::Release);
-            return;
-        };
-        let number = self.next_barrier.fetch_add(1, Ordering::AcqRel) + 1;
-        let file = folder.path().join(number.to_string());
-        if fs_err::write(&file, b"").is_err() || !cached.barrier.wait_for(number) {
-            cached.dirty.store(true, Ordering::Release);
-        }
-        fs_err::remove_file(&file).ok();
-    }
-
-    fn catalog_at(&self, state: &mut State, start: &Path) -> Result<Arc<Catalog>> {
+    /// The root of the project around `start`, refused when it lies outside `--root` (B52: a
+    /// server started inside a package must not write to the project above it).
+    fn project_root(&self, start: &Path) -> Result<PathBuf> {
         let (root, _, _) = project::discover(start)?;
-        if let Some(cached) = state.projects.get(&root) {
-            self.settle(cached);
-            if !cached.dirty.load(Ordering::Acquire) {
-                return Ok(cached.catalog.clone());
-            }
+        if let Some(bound) = &self.project_bound
+            && !root.starts_with(bound)
+        {
+            return Err(Error::Usage(format!(
+                "the project at {} lies outside --root {}; this server serves only projects inside --root, so start it with a --root that contains the project",
+                root.display(),
+                bound.display()
+            )));
         }
-        let dirty = Arc::new(AtomicBool::new(false));
-        let barrier = Arc::new(Barrier::default());
-        let mut warnings = Vec::new();
-        // A file that does not load (invalid UTF-8, broken YAML) must not take the whole project
-        // down: the other items are served and the reply names the broken file.
-        let parses = state.parses.entry(root.clone()).or_default();
-        let (loaded, errors) = project::load_lenient_cached(&root, &mut warnings, Some(parses))?;
-        let problems: Vec<String> = errors
-            .iter()
-            .flat_map(|error| {
-                error
-                    .to_string()
-                    .lines()
-                    .map(str::to_owned)
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        // Diagnostics go to stderr, the log stream; stdout carries only protocol messages.
-        for problem in &problems {
-            eprintln!("ai-rulez mcp: left out: {problem}");
-        }
-        let loaded = Arc::new(loaded);
-        // The watcher is set up before the catalog is built, so an edit made meanwhile marks
-        // the fresh entry stale instead of being missed.
-        let watcher = watch(
-            &loaded,
-            &dirty,
-            &barrier,
-            self.barriers.as_ref().map(tempfile::TempDir::path),
-        );
-        let catalog = Arc::new(Catalog::new(loaded, problems));
-        state.projects.insert(
-            root,
-            Cached {
-                catalog: catalog.clone(),
-                dirty,
-                barrier,
-                _watcher: watcher,
-            },
-        );
-        Ok(catalog)
+        Ok(root)
     }
 
-    /// Runs a reading tool on the (fresh) project around `start`, with the session.
-    pub(crate) fn with_project<T>(
-        &self,
-        start: &Path,
-        run: impl FnOnce(&Catalog, &mut Session) -> std::result::Result<T, String>,
-    ) -> std::result::Result<T, String> {
-        let mut state = self
-            .state
+    fn lock_state(&self) -> std::result::Result<MutexGuard<'_, State>, ToolError> {
+        self.state
             .lock()
-            .map_err(|_| "server state is poisoned; restart the server".to_owned())?;
-        let catalog = self
-            .catalog_at(&mut state, start)
-            .map_err(|error| error.to_string())?;
+            .map_err(|_| ToolError("server state is poisoned; restart the server".to_owned()))
+    }
+
+    /// Runs a reading tool on the fresh project found from `working_directory` (or from the
+    /// folder of an absolute `path`), with the session.
+    pub(crate) fn read<T>(
+        &self,
+        working_directory: Option<&str>,
+        path: Option<&str>,
+        run: impl FnOnce(&Catalog, &mut Session) -> std::result::Result<T, ToolError>,
+    ) -> std::result::Result<T, ToolError> {
+        let start = self.start_for(working_directory, path)?;
+        let root = self.project_root(&start)?;
+        let mut state = self.lock_state()?;
+        let catalog = state.projects.catalog(&root)?;
         run(&catalog, &mut state.session)
     }
 
-    /// Runs a writing tool; writes are serialised by the state lock, and the project is marked
-    /// stale afterwards so the next call sees the change.
-    pub(crate) fn with_project_mut<T>(
+    /// Runs a writing tool on the project found from `working_directory`; writes are serialised
+    /// by the state lock, and the project is marked stale afterwards so the next call sees the
+    /// change.
+    pub(crate) fn write<T>(
         &self,
-        start: &Path,
+        working_directory: Option<&str>,
         run: impl FnOnce(&Project) -> Result<T>,
-    ) -> std::result::Result<T, String> {
-        let mut state = self
-            .state
-            .lock()
-            .map_err(|_| "server state is poisoned; restart the server".to_owned())?;
-        let catalog = self
-            .catalog_at(&mut state, start)
-            .map_err(|error| error.to_string())?;
-        let project = &catalog.project;
-        let result = run(project).map_err(|error| error.to_string());
-        if let Some(cached) = state.projects.get(&project.root) {
-            cached.dirty.store(true, Ordering::Release);
-        }
-        result
+    ) -> std::result::Result<T, ToolError> {
+        let start = self.start_for(working_directory, None)?;
+        let root = self.project_root(&start)?;
+        let mut state = self.lock_state()?;
+        let catalog = state.projects.catalog(&root)?;
+        let result = run(&catalog.project);
+        state.projects.mark_stale(&root);
+        Ok(result?)
     }
-}
 
-/// Watches the project's config folder; any event marks the cache stale. The same watcher
-/// observes the barrier folder and reports barrier numbers instead. Without a watcher (for
-/// example when inotify is unavailable) the project is reloaded on every call.
-fn watch(
-    project: &Project,
-    dirty: &Arc<AtomicBool>,
-    barrier: &Arc<Barrier>,
-    barriers: Option<&Path>,
-) -> Option<notify::RecommendedWatcher> {
-    use notify::Watcher as _;
-    let flag = dirty.clone();
-    let seen = barrier.clone();
-    let barrier_folder = barriers.map(Path::to_path_buf);
-    let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        let Ok(event) = event else {
-            flag.store(true, Ordering::Release);
-            return;
-        };
-        if let Some(folder) = &barrier_folder
-            && !event.paths.is_empty()
-            && event.paths.iter().all(|path| path.starts_with(folder))
-        {
-            let highest = event
-                .paths
-                .iter()
-                .filter_map(|path| path.file_name()?.to_str()?.parse::<u64>().ok())
-                .max();
-            if let Some(number) = highest {
-                seen.advance(number);
-            }
-            return;
-        }
-        // Reading the tree (the reload itself) reports access events; counting those would mark
-        // the fresh cache stale at once and reload on every call. Any other event may mean a
-        // change.
-        if event.kind.is_access() {
-            return;
-        }
-        flag.store(true, Ordering::Release);
-    });
-    let Ok(mut watcher) = watcher else {
-        dirty.store(true, Ordering::Release);
-        return None;
-    };
-    let target = if project.config_dir_relative.is_empty() {
-        project.root.clone()
-    } else {
-        project.config_dir.clone()
-    };
-    if watcher
-        .watch(&target, notify::RecursiveMode::Recursive)
-        .is_err()
-        || barriers.is_some_and(|folder| {
-            watcher
-                .watch(folder, notify::RecursiveMode::NonRecursive)
-                .is_err()
-        })
-    {
-        dirty.store(true, Ordering::Release);
-        return None;
+    /// The folder `working_directory` names (checked as for any call); no project needed.
+    pub(crate) fn folder(
+        &self,
+        working_directory: Option<&str>,
+    ) -> std::result::Result<PathBuf, ToolError> {
+        Ok(self.start_for(working_directory, None)?)
     }
-    Some(watcher)
+
+    /// The folder `working_directory` names, for a library run that finds the project itself;
+    /// the project found from there must be one this server may serve.
+    pub(crate) fn project_folder(
+        &self,
+        working_directory: Option<&str>,
+    ) -> std::result::Result<PathBuf, ToolError> {
+        let start = self.start_for(working_directory, None)?;
+        self.project_root(&start)?;
+        Ok(start)
+    }
+
+    /// `path` as a reply shows it: relative to the start directory (as `working_directory` is
+    /// given), else to the root.
+    pub(crate) fn shown_path(&self, path: &Path) -> String {
+        path.strip_prefix(&self.start)
+            .or_else(|_| path.strip_prefix(&self.root))
+            .map_or_else(
+                |_| path.to_string_lossy().into_owned(),
+                |path| path.to_string_lossy().into_owned(),
+            )
+    }
+
+    fn is_served(&self, spec: &ToolSpec, toolsets: &BTreeSet<Toolset>) -> bool {
+        (spec.toolset == Toolset::Core || toolsets.contains(&spec.toolset))
+            && (spec.hints.read_only || !self.read_only)
+    }
+
+    fn served(&self) -> std::result::Result<MutexGuard<'_, Served>, ToolError> {
+        self.served
+            .lock()
+            .map_err(|_| ToolError("server state is poisoned; restart the server".to_owned()))
+    }
+
+    /// Adds `toolset` to this session. Returns every toolset now served and the tools added.
+    ///
+    /// Errors: under `--read-only`, a toolset none of whose tools only reads.
+    pub(crate) fn enable(
+        &self,
+        toolset: Toolset,
+    ) -> std::result::Result<ToolsetsServed, ToolError> {
+        let mut served = self.served()?;
+        let mut added = Vec::new();
+        if !served.toolsets.contains(&toolset) {
+            let mut with = served.toolsets.clone();
+            with.insert(toolset);
+            added = self
+                .specs
+                .iter()
+                .filter(|spec| spec.toolset == toolset && self.is_served(spec, &with))
+                .map(|spec| spec.name.to_string())
+                .collect();
+            if added.is_empty() && self.read_only {
+                return Err(ToolError(format!(
+                    "the `{}` toolset only writes, and this server runs with --read-only",
+                    toolset.name()
+                )));
+            }
+            served.toolsets = with;
+            served.changes += 1;
+        }
+        Ok(ToolsetsServed {
+            toolsets: served
+                .toolsets
+                .iter()
+                .map(|toolset| toolset.name().to_owned())
+                .collect(),
+            added,
+        })
+    }
+
+    /// Why a declared tool is not served in this session, or `None` when it is.
+    fn not_served(&self, spec: &ToolSpec) -> Option<String> {
+        let served = match self.served() {
+            Ok(served) => served,
+            Err(error) => return Some(error.0),
+        };
+        if self.is_served(spec, &served.toolsets) {
+            return None;
+        }
+        Some(if self.read_only && !spec.hints.read_only {
+            format!(
+                "`{}` writes, and this server runs with --read-only: it serves only reading tools",
+                spec.name
+            )
+        } else {
+            format!(
+                "`{}` belongs to the `{}` toolset, which this session does not serve; call enable_toolset with {{\"toolset\": \"{}\"}} first",
+                spec.name,
+                spec.toolset.name(),
+                spec.toolset.name()
+            )
+        })
+    }
+
+    fn changes(&self) -> u64 {
+        self.served().map_or(0, |served| served.changes)
+    }
 }
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
+            .enable_tool_list_changed()
             .enable_resources()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")))
             .with_instructions(
-                "ai-rulez serves this repository's rules. Call get_rules with the paths you will edit and a one-sentence task before editing; use search_rules for a topic and get_context for everything that applies to a path.",
+                "ai-rulez serves this repository's rules. Call get_rules with the paths you will edit and a one-sentence task before editing; use search_rules for a topic and get_context for everything that applies to a path. enable_toolset adds the tools to write rules and skills (author) or to configure and generate (admin).",
             )
     }
 
@@ -344,23 +334,75 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> std::result::Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools.clone()))
+        let served = self
+            .served()
+            .map_err(|error| ErrorData::internal_error(error.0, None))?;
+        let tools = self
+            .specs
+            .iter()
+            .zip(&self.listing)
+            .filter(|(spec, _)| self.is_served(spec, &served.toolsets))
+            .map(|(_, tool)| tool.clone())
+            .collect();
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tools.iter().find(|tool| tool.name == name).cloned()
+        let position = self.specs.iter().position(|spec| spec.name == name)?;
+        self.not_served(&self.specs[position])
+            .is_none()
+            .then(|| self.listing[position].clone())
     }
 
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> std::result::Result<CallToolResponse, ErrorData> {
-        let result = match tools::call(self, &request.name, request.arguments.as_ref()) {
-            Ok(result) => result,
-            Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
+        // An unknown name is a protocol error (-32602), as in the MCP specification's example;
+        // a known tool this session does not serve gets an error result saying how to get it.
+        let Some(spec) = self.specs.iter().find(|spec| spec.name == request.name) else {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "Unknown tool `{}`; call tools/list for the available tools.",
+                    request.name
+                ),
+                None,
+            ));
         };
+        if let Some(message) = self.not_served(spec) {
+            return Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into());
+        }
+        let changes = self.changes();
+        let result = match spec.call(self, request.arguments.unwrap_or_default()) {
+            Ok(result) => result,
+            Err(error) => CallToolResult::error(vec![ContentBlock::text(error.0)]),
+        };
+        if self.changes() != changes {
+            // Sent before the reply, so the client knows of the new tools when the call returns.
+            context.peer.notify_tool_list_changed().await.ok();
+        }
         Ok(result.into())
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<CustomResult, ErrorData> {
+        // A `tools/call` that does not parse (no `params`, no `name`) arrives here as an unknown
+        // method; it is a known method with invalid parameters.
+        if request.method == "tools/call" {
+            return Err(ErrorData::invalid_params(
+                "tools/call needs `params` with the tool's `name` (and its `arguments`)",
+                None,
+            ));
+        }
+        Err(ErrorData::new(
+            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+            request.method,
+            None,
+        ))
     }
 
     async fn list_resources(
@@ -384,22 +426,21 @@ impl ServerHandler for Server {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> std::result::Result<ReadResourceResponse, ErrorData> {
-        let start = self.start.clone();
         let contents = self
-            .with_project(&start, |catalog, _| {
-                resources::read(&catalog.project, &request.uri)
+            .read(None, None, |catalog, _| {
+                resources::read(&catalog.project, &request.uri).map_err(ToolError)
             })
-            .map_err(|message| ErrorData::invalid_params(message, None))?;
+            .map_err(|error| ErrorData::invalid_params(error.0, None))?;
         Ok(rmcp::model::ReadResourceResult::new(contents).into())
     }
 }
 
-/// Serves MCP over stdin/stdout until stdin closes, for the project around `start`; tools may
-/// reach anything inside `root`.
+/// Serves MCP over stdin/stdout until stdin closes, for the project around `start`, with
+/// `options`.
 ///
 /// Errors: the runtime cannot start, a directory does not exist, or stdio fails.
-pub fn serve(start: &Path, root: &Path) -> Result<()> {
-    let server = Server::new(start, root)?;
+pub fn serve(start: &Path, options: &Options) -> Result<()> {
+    let server = Server::new(start, options)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

@@ -12,7 +12,7 @@ use crate::project::Project;
 
 /// The fixed resources.
 #[must_use]
-pub fn list() -> ListResourcesResult {
+pub(crate) fn list() -> ListResourcesResult {
     let config =
         Resource::new("ai-rulez://config", "config").with_description("The project's config.toml");
     let catalog = Resource::new("ai-rulez://catalog", "catalog")
@@ -22,7 +22,7 @@ pub fn list() -> ListResourcesResult {
 
 /// The item template.
 #[must_use]
-pub fn templates() -> ListResourceTemplatesResult {
+pub(crate) fn templates() -> ListResourceTemplatesResult {
     let template = ResourceTemplate::new("ai-rulez://{kind}/{name}", "item")
         .with_description("One item's file; kind is rule, context, skill, agent or command");
     ListResourceTemplatesResult::with_all_items(vec![template])
@@ -31,7 +31,7 @@ pub fn templates() -> ListResourceTemplatesResult {
 /// Reads a resource.
 ///
 /// Errors: a message for an unknown URI or a missing item.
-pub fn read(project: &Project, uri: &str) -> Result<Vec<ResourceContents>, String> {
+pub(crate) fn read(project: &Project, uri: &str) -> Result<Vec<ResourceContents>, String> {
     let Some(rest) = uri.strip_prefix("ai-rulez://") else {
         return Err(format!(
             "unknown resource `{uri}`; URIs start with ai-rulez://"

@@ -314,7 +314,7 @@ fn mcp_writes_refuse_prompt_injection_phrases() {
     let output = assert_cmd::Command::cargo_bin("ai-rulez")
         .expect("binary")
         .current_dir(project.path())
-        .arg("mcp")
+        .args(["mcp", "--toolsets", "author,admin"])
         .write_stdin(format!("{}\n", lines.join("\n")))
         .output()
         .expect("run");
@@ -371,7 +371,7 @@ fn mcp_call(project: &Project, name: &str, arguments: &serde_json::Value) -> ser
     let output = assert_cmd::Command::cargo_bin("ai-rulez")
         .expect("binary")
         .current_dir(project.path())
-        .arg("mcp")
+        .args(["mcp", "--toolsets", "author,admin"])
         .write_stdin(format!("{}\n", lines.join("\n")))
         .output()
         .expect("run");

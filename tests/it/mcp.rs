@@ -1,6 +1,7 @@
 //! `ai-rulez mcp` driven over stdio with raw JSON-RPC lines: every tool and resource, the protocol
 //! cases (framing, errors, chunking, end of input), the session, confinement, and the MCP bug
-//! cases B04, B11, B12, B23, B26, B27, B30, B31, B34 and B35 with their exact right values.
+//! cases B04, B11, B12, B23, B26, B27, B30, B31, B34 and B35 with their exact right values. Most
+//! tests serve every toolset; toolsets themselves are tested in `mcp_registry`.
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::Path;
@@ -16,11 +17,11 @@ use crate::support::{Project, sha256sum};
 /// correct server answers in milliseconds, a broken one never.
 const HANG_GUARD: Duration = Duration::from_mins(1);
 
-const HANDSHAKE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"0"}}}"#;
-const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+pub(crate) const HANDSHAKE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"0"}}}"#;
+pub(crate) const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 
 /// A running `ai-rulez mcp` with its stdout read line by line on a thread.
-struct Server {
+pub(crate) struct Server {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Vec<u8>>,
@@ -32,7 +33,7 @@ struct Server {
 
 impl Server {
     /// Starts `ai-rulez mcp <args>` in `dir` without the handshake.
-    fn spawn(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
+    pub(crate) fn spawn(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut command = Command::new(assert_cmd::cargo::cargo_bin("ai-rulez"));
         command
             .arg("mcp")
@@ -78,12 +79,12 @@ impl Server {
         }
     }
 
-    /// Starts the server in `dir` and completes the handshake.
-    fn start(dir: &Path) -> Self {
-        Self::start_with(dir, &[], &[])
+    /// Starts the server in `dir` with every toolset and completes the handshake.
+    pub(crate) fn start(dir: &Path) -> Self {
+        Self::start_with(dir, &["--toolsets", ALL_TOOLSETS], &[])
     }
 
-    fn start_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
+    pub(crate) fn start_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut server = Self::spawn(dir, args, env);
         server.line(HANDSHAKE);
         let reply = server.recv();
@@ -93,19 +94,19 @@ impl Server {
     }
 
     /// Writes raw bytes and flushes.
-    fn write(&mut self, bytes: &[u8]) {
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin.write_all(bytes).expect("write stdin");
         stdin.flush().expect("flush stdin");
     }
 
     /// Writes one line (adds `\n`).
-    fn line(&mut self, text: &str) {
+    pub(crate) fn line(&mut self, text: &str) {
         self.write(format!("{text}\n").as_bytes());
     }
 
     /// The next stdout line as JSON; fails after [`HANG_GUARD`].
-    fn recv(&mut self) -> Value {
+    pub(crate) fn recv(&mut self) -> Value {
         let line = match self.lines.recv_timeout(HANG_GUARD) {
             Ok(line) => line,
             Err(RecvTimeoutError::Timeout) => panic!("no reply within {HANG_GUARD:?}"),
@@ -122,7 +123,7 @@ impl Server {
     }
 
     /// Sends a request and returns the whole reply (result or error).
-    fn request(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn request(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         let mut message = json!({"jsonrpc": "2.0", "id": id, "method": method});
@@ -134,7 +135,7 @@ impl Server {
     }
 
     /// Calls a tool and returns its result object.
-    fn call(&mut self, name: &str, arguments: Value) -> Value {
+    pub(crate) fn call(&mut self, name: &str, arguments: Value) -> Value {
         let mut params = json!({"name": name});
         params["arguments"] = arguments;
         let reply = self.request("tools/call", params);
@@ -145,7 +146,7 @@ impl Server {
     /// Calls a tool that must succeed; returns its structured content, after checking that the
     /// text block is there (and for authoring tools, that it is the same JSON).
     #[track_caller]
-    fn ok(&mut self, name: &str, arguments: Value) -> Value {
+    pub(crate) fn ok(&mut self, name: &str, arguments: Value) -> Value {
         let result = self.call(name, arguments);
         assert_eq!(result["isError"], false, "{name} failed: {result}");
         let text = result["content"][0]["text"].as_str().expect("text block");
@@ -155,7 +156,7 @@ impl Server {
 
     /// Calls a tool that must fail with an error result; returns its message.
     #[track_caller]
-    fn fails(&mut self, name: &str, arguments: Value) -> String {
+    pub(crate) fn fails(&mut self, name: &str, arguments: Value) -> String {
         let result = self.call(name, arguments);
         assert_eq!(result["isError"], true, "{name} should fail: {result}");
         assert!(result.get("structuredContent").is_none_or(Value::is_null));
@@ -166,7 +167,7 @@ impl Server {
     }
 
     /// The text block of a successful call.
-    fn text(&mut self, name: &str, arguments: Value) -> (String, Value) {
+    pub(crate) fn text(&mut self, name: &str, arguments: Value) -> (String, Value) {
         let result = self.call(name, arguments);
         assert_eq!(result["isError"], false, "{name} failed: {result}");
         (
@@ -180,7 +181,7 @@ impl Server {
 
     /// Closes stdin and waits for the exit; returns the status, the remaining stdout lines and
     /// stderr. Every stdout line the test saw must be a JSON-RPC 2.0 message.
-    fn finish(mut self) -> (ExitStatus, Vec<Vec<u8>>, String) {
+    pub(crate) fn finish(mut self) -> (ExitStatus, Vec<Vec<u8>>, String) {
         drop(self.stdin.take());
         let deadline = Instant::now() + HANG_GUARD;
         let status = loop {
@@ -208,11 +209,11 @@ impl Server {
     }
 }
 
-const CONFIG: &str =
+pub(crate) const CONFIG: &str =
     "# Settings kept by hand.\nversion = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n";
 
 /// A project named `demo` (claude preset) with the given rule files (`name`, file text).
-fn project_with(rules: &[(&str, &str)]) -> Project {
+pub(crate) fn project_with(rules: &[(&str, &str)]) -> Project {
     let project = Project::empty();
     project.write(".ai-rulez/config.toml", CONFIG);
     for (name, text) in rules {
@@ -223,7 +224,7 @@ fn project_with(rules: &[(&str, &str)]) -> Project {
 
 /// The usual small project: a global rule, a scoped Rust rule, an always-on one, a database
 /// rule with triggers.
-fn sample() -> Project {
+pub(crate) fn sample() -> Project {
     project_with(&[
         (
             "style",
@@ -266,7 +267,7 @@ fn payload_names(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-fn sorted_listing(dir: &Path) -> Vec<String> {
+pub(crate) fn sorted_listing(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs_err::read_dir(dir)
         .expect("list")
         .map(|entry| {
@@ -284,50 +285,71 @@ fn sorted_listing(dir: &Path) -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 // Tool table and protocol
 
-const TOOL_NAMES: [&str; 42] = [
-    "get_rules",
-    "search_rules",
-    "get_context",
-    "create_rule",
-    "read_rule",
-    "update_rule",
-    "delete_rule",
-    "list_rules",
-    "create_context",
-    "read_context",
-    "update_context",
-    "delete_context",
-    "list_context",
-    "create_skill",
-    "read_skill",
-    "update_skill",
-    "delete_skill",
-    "list_skills",
-    "create_agent",
-    "read_agent",
-    "update_agent",
-    "delete_agent",
-    "list_agents",
-    "create_command",
-    "read_command",
-    "update_command",
-    "delete_command",
-    "list_commands",
-    "create_domain",
-    "delete_domain",
-    "list_domains",
-    "add_profile",
-    "remove_profile",
-    "list_profiles",
-    "set_default_profile",
-    "read_config",
-    "update_config",
-    "generate_outputs",
-    "validate_config",
-    "lock_status",
-    "init_project",
-    "get_version",
+/// `--toolsets` value that serves every toolset.
+pub(crate) const ALL_TOOLSETS: &str = "read,author,admin";
+
+/// The tools of each toolset in listing order: what `tools/list` must show. A new tool is added
+/// to its toolset's list here.
+pub(crate) const TOOLSETS: [(&str, &[&str]); 4] = [
+    ("core", &["enable_toolset"]),
+    (
+        "read",
+        &[
+            "get_rules",
+            "search_rules",
+            "get_context",
+            "read_item",
+            "list_items",
+            "list_domains",
+        ],
+    ),
+    (
+        "author",
+        &[
+            "create_rule",
+            "update_rule",
+            "delete_rule",
+            "create_context",
+            "update_context",
+            "delete_context",
+            "create_skill",
+            "update_skill",
+            "delete_skill",
+            "create_agent",
+            "update_agent",
+            "delete_agent",
+            "create_command",
+            "update_command",
+            "delete_command",
+            "create_domain",
+            "delete_domain",
+        ],
+    ),
+    (
+        "admin",
+        &[
+            "read_config",
+            "update_config",
+            "list_profiles",
+            "add_profile",
+            "remove_profile",
+            "set_default_profile",
+            "init_project",
+            "generate_outputs",
+            "validate_config",
+            "lock_status",
+            "get_version",
+        ],
+    ),
 ];
+
+/// Every tool, with all toolsets served, in listing order.
+pub(crate) fn tool_names() -> Vec<&'static str> {
+    TOOLSETS
+        .iter()
+        .flat_map(|(_, names)| names.iter().copied())
+        .collect()
+}
 
 #[test]
 fn every_tool_has_title_hints_closed_input_schema_and_output_schema() {
@@ -339,7 +361,7 @@ fn every_tool_has_title_hints_closed_input_schema_and_output_schema() {
         .iter()
         .map(|tool| tool["name"].as_str().expect("name"))
         .collect();
-    assert_eq!(names, TOOL_NAMES);
+    assert_eq!(names, tool_names());
     for tool in tools {
         let name = &tool["name"];
         assert!(
@@ -887,7 +909,7 @@ fn hand_edits_are_seen_by_the_next_call_without_a_restart() {
         ]
     );
     fs_err::remove_file(project.path().join(".ai-rulez/rules/fresh.md")).expect("remove");
-    let reply = server.ok("list_rules", json!({}));
+    let reply = server.ok("list_items", json!({"kind": "rule"}));
     assert_eq!(reply["count"], 4);
     server.finish();
 }
@@ -928,13 +950,13 @@ fn working_directory_outside_the_start_directory_is_refused_unless_root_allows_i
         ("escape", &canonical_other),
         ("/tmp", &fs_err::canonicalize("/tmp").expect("tmp")),
     ] {
-        for tool in ["list_rules", "get_rules", "create_rule"] {
+        for tool in ["list_items", "get_rules", "create_rule"] {
             let arguments = match tool {
                 "get_rules" => json!({"paths": ["a.rs"], "working_directory": directory}),
                 "create_rule" => {
                     json!({"name": "x", "content": "y", "working_directory": directory})
                 }
-                _ => json!({"working_directory": directory}),
+                _ => json!({"kind": "rule", "working_directory": directory}),
             };
             assert_eq!(
                 server.fails(tool, arguments),
@@ -948,7 +970,10 @@ fn working_directory_outside_the_start_directory_is_refused_unless_root_allows_i
     }
     assert!(!other.join(".ai-rulez/rules/x.md").exists());
     // Inside is fine: a subfolder finds the same project.
-    let reply = server.ok("list_rules", json!({"working_directory": "sub"}));
+    let reply = server.ok(
+        "list_items",
+        json!({"kind": "rule", "working_directory": "sub"}),
+    );
     assert_eq!(reply["items"][0]["path"], ".ai-rulez/rules/only.md");
     server.finish();
 
@@ -981,13 +1006,13 @@ fn item_tools_create_read_update_list_and_delete_every_kind() {
     let project = project_with(&[]);
     let mut server = Server::start(project.path());
     let kinds = [
-        ("rule", "rules", ".ai-rulez/rules/note.md"),
-        ("context", "context", ".ai-rulez/context/note.md"),
-        ("skill", "skills", ".ai-rulez/skills/note/SKILL.md"),
-        ("agent", "agents", ".ai-rulez/agents/note.md"),
-        ("command", "commands", ".ai-rulez/commands/note.md"),
+        ("rule", ".ai-rulez/rules/note.md"),
+        ("context", ".ai-rulez/context/note.md"),
+        ("skill", ".ai-rulez/skills/note/SKILL.md"),
+        ("agent", ".ai-rulez/agents/note.md"),
+        ("command", ".ai-rulez/commands/note.md"),
     ];
-    for (singular, plural, path) in kinds {
+    for (singular, path) in kinds {
         let content = "---\ndescription: A note\n---\nFirst text.\n";
         let hash = |text: &str| format!("sha256:{}", sha256sum(text.as_bytes()));
         let created = server.ok(
@@ -999,7 +1024,7 @@ fn item_tools_create_read_update_list_and_delete_every_kind() {
             json!({"name": "note", "path": path, "content": content, "hash": hash(content)})
         );
         assert_eq!(project.read(path), content);
-        let read = server.ok(&format!("read_{singular}"), json!({"name": "note"}));
+        let read = server.ok("read_item", json!({"kind": singular, "name": "note"}));
         assert_eq!(read, created);
         // Priority and targets are written into the frontmatter.
         let updated = server.ok(
@@ -1014,7 +1039,7 @@ fn item_tools_create_read_update_list_and_delete_every_kind() {
             json!({"name": "note", "path": path, "content": second, "hash": hash(second)})
         );
         assert_eq!(project.read(path), second);
-        let listed = server.ok(&format!("list_{plural}"), json!({}));
+        let listed = server.ok("list_items", json!({"kind": singular}));
         assert_eq!(
             listed,
             json!({"items": [{"name": "note", "domain": "", "path": path, "priority": "high",
@@ -1039,11 +1064,11 @@ fn item_tools_create_read_update_list_and_delete_every_kind() {
         );
         assert!(!project.exists(path));
         assert_eq!(
-            server.fails(&format!("read_{singular}"), json!({"name": "note"})),
+            server.fails("read_item", json!({"kind": singular, "name": "note"})),
             format!("{path}: {singular} `note` does not exist; use create_{singular} to add it")
         );
         assert_eq!(
-            server.ok(&format!("list_{plural}"), json!({})),
+            server.ok("list_items", json!({"kind": singular})),
             json!({"items": [], "count": 0})
         );
     }
@@ -1059,7 +1084,7 @@ fn item_tools_create_read_update_list_and_delete_every_kind() {
         json!({"name": "mine", "content": "Local rule.\n", "local": true}),
     );
     assert_eq!(record["path"], ".ai-rulez/local/rules/mine.md");
-    let listed = server.ok("list_rules", json!({"domain": "backend"}));
+    let listed = server.ok("list_items", json!({"kind": "rule", "domain": "backend"}));
     assert_eq!(listed["count"], 1);
     assert_eq!(listed["items"][0]["domain"], "backend");
     // Untrusted text is refused with the reason.
@@ -1282,7 +1307,10 @@ fn generate_validate_lock_init_and_version_tools() {
         server.fails("init_project", json!({})),
         ".ai-rulez: already exists; init never overwrites a project (edit it, or move it away first)"
     );
-    let reply = server.ok("list_rules", json!({"working_directory": "packages/new"}));
+    let reply = server.ok(
+        "list_items",
+        json!({"kind": "rule", "working_directory": "packages/new"}),
+    );
     assert!(reply["count"].as_u64().expect("count") >= 1, "{reply}");
     server.finish();
 }
@@ -1463,7 +1491,7 @@ fn b23_update_of_a_crlf_rule_leaves_one_frontmatter_block() {
         text,
         "---\npriority: low\ndescription: CRLF rule\n---\n\nBody line three.\n"
     );
-    let listed = server.ok("list_rules", json!({}));
+    let listed = server.ok("list_items", json!({"kind": "rule"}));
     assert_eq!(listed["items"][0]["priority"], "low");
     server.finish();
 }
@@ -1511,7 +1539,10 @@ fn b31_malicious_names_are_refused_and_nothing_outside_changes() {
     }
     for (tool, arguments) in [
         ("delete_rule", json!({"name": "../../CLAUDE"})),
-        ("read_rule", json!({"name": "../../../../etc/passwd"})),
+        (
+            "read_item",
+            json!({"kind": "rule", "name": "../../../../etc/passwd"}),
+        ),
         (
             "create_rule",
             json!({"name": "ok", "content": "x\n", "domain": "../.."}),
@@ -1637,68 +1668,4 @@ fn b35_300_matching_rules_stay_under_the_client_cap_and_say_how_to_get_the_rest(
         + reply["cut"].as_array().expect("cut").len();
     assert_eq!(total, 50);
     server.finish();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Parity of MCP tools and CLI commands
-
-/// The tool-column label that stands for the item CRUD tools of every kind.
-const ITEM_ROW: &str = "create_/read_/update_/delete_/list_ <kind>";
-
-#[test]
-fn parity_table_pairs_every_tool_and_command_and_the_readme_shows_it() {
-    use ai_rulez::mcp::tools::{KINDS, PARITY, all_tools, parity_markdown};
-    let item_tools: Vec<String> = KINDS
-        .iter()
-        .flat_map(|(_, singular, plural)| {
-            ["create", "read", "update", "delete"]
-                .iter()
-                .map(move |verb| format!("{verb}_{singular}"))
-                .chain([format!("list_{plural}")])
-        })
-        .collect();
-    for tool in all_tools() {
-        let name = tool.name.to_string();
-        let covered = PARITY.iter().any(|(row, _, _)| *row == name)
-            || (item_tools.contains(&name) && PARITY.iter().any(|(row, _, _)| *row == ITEM_ROW));
-        assert!(covered, "MCP tool `{name}` has no row in tools::PARITY");
-    }
-    let command = <ai_rulez::cli::Cli as clap::CommandFactory>::command();
-    for subcommand in command.get_subcommands() {
-        let name = subcommand.get_name();
-        assert!(
-            PARITY
-                .iter()
-                .any(|(_, command, _)| command.split_whitespace().next() == Some(name)),
-            "CLI command `{name}` has no row in tools::PARITY"
-        );
-    }
-    // Every row is paired or says why it is one-sided, and names something that exists.
-    let tool_names: Vec<String> = all_tools()
-        .iter()
-        .map(|tool| tool.name.to_string())
-        .collect();
-    for (tool, command, reason) in PARITY {
-        assert!(!tool.is_empty() || !command.is_empty());
-        assert_eq!(
-            tool.is_empty() || command.is_empty(),
-            !reason.is_empty(),
-            "row ({tool}, {command}): a reason exactly when one side is missing"
-        );
-        assert!(
-            tool.is_empty() || tool == ITEM_ROW || tool_names.iter().any(|name| name == tool),
-            "{tool}"
-        );
-    }
-    let readme = fs_err::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("README");
-    let section = readme
-        .split("\n## MCP tools and CLI commands\n")
-        .nth(1)
-        .expect("README section `MCP tools and CLI commands`");
-    assert!(
-        section.contains(&parity_markdown()),
-        "the README's table differs from tools::parity_markdown(); paste this:\n{}",
-        parity_markdown()
-    );
 }

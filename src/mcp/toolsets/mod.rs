@@ -1,0 +1,22 @@
+//! Every tool declaration, grouped by toolset: one module per toolset, one function per tool
+//! returning its [`ToolSpec`] with the handler inline. Adding a tool means one such function in
+//! its toolset's module, listed in that module's `tools()` (plus its library function and
+//! tests); adding a toolset means one module here, one line in [`all`], and one variant and row
+//! in [`super::registry`].
+
+mod admin;
+mod author;
+mod core;
+mod read;
+
+use super::registry::ToolSpec;
+
+/// Every declared tool, in listing order: core, read, author, admin.
+#[must_use]
+pub(crate) fn all() -> Vec<ToolSpec> {
+    let mut tools = core::tools();
+    tools.extend(read::tools());
+    tools.extend(author::tools());
+    tools.extend(admin::tools());
+    tools
+}
