@@ -180,6 +180,17 @@ pub fn load_lenient_cached(
     ))
 }
 
+impl Project {
+    /// The text of the project-relative file `relative`, read through the confined file layer
+    /// (at most 8 MiB); `None` when it is absent, refused (a symlink on the way, not a regular
+    /// file, too large), unreadable, or not UTF-8. For checks that report on what they can read.
+    #[must_use]
+    pub fn text_of(&self, relative: &str) -> Option<String> {
+        let (bytes, _) = self.dir.read(relative, 8 * 1024 * 1024).ok()??;
+        String::from_utf8(bytes).ok()
+    }
+}
+
 /// The items one generation run uses.
 #[derive(Debug)]
 pub struct View<'a> {

@@ -75,7 +75,12 @@ pub(crate) struct ConfigChanges {
 /// Errors: the config file cannot be read.
 pub(crate) fn view(project: &Project) -> Result<ConfigView> {
     let config = &project.config;
-    let bytes = fs_err::read(project.root.join(&project.config_relative))?;
+    let (bytes, _) = project
+        .dir
+        .read(&project.config_relative, 8 * 1024 * 1024)?
+        .ok_or_else(|| {
+            crate::error::Error::invalid(&project.config_relative, None, "disappeared; run again")
+        })?;
     Ok(ConfigView {
         path: project.config_relative.clone(),
         version: config.version.clone(),

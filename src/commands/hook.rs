@@ -38,7 +38,20 @@ pub fn install(global: &Global) -> anyhow::Result<u8> {
     let script = format!(
         "#!/bin/sh\n{MARKER}\n# Refuses a commit whose .ai-rulez sources and generated files disagree with the lock.\nexec ai-rulez lock --check --staged\n"
     );
-    if let Ok(existing) = fs_err::read_to_string(&hook) {
+    // A hooks folder inside the work tree (a committed `core.hooksPath`) is reached through the
+    // confined file layer, so a committed symlink cannot redirect the read or the write.
+    let inside = hook
+        .strip_prefix(&workdir)
+        .ok()
+        .map(|relative| relative.to_string_lossy().into_owned());
+    let work_tree = crate::confined_fs::ProjectDir::open(&workdir)?;
+    let existing = match &inside {
+        Some(relative) => work_tree
+            .read(relative, 1024 * 1024)?
+            .map(|(bytes, _)| String::from_utf8_lossy(&bytes).into_owned()),
+        None => fs_err::read_to_string(&hook).ok(),
+    };
+    if let Some(existing) = existing {
         if existing == script {
             out(&format!("unchanged: {}", hook.display()));
             return Ok(0);
@@ -54,20 +67,14 @@ pub fn install(global: &Global) -> anyhow::Result<u8> {
             hook.display()
         );
     }
-    fs_err::create_dir_all(&hooks_dir)?;
-    let relative = hook
-        .strip_prefix(&workdir)
-        .map(|path| path.to_string_lossy().into_owned());
-    match relative {
-        Ok(relative) => crate::write::write_file(
-            &crate::confined_fs::ProjectDir::open(&workdir)?,
-            &relative,
-            script.as_bytes(),
-        )?,
-        Err(_) => fs_err::write(&hook, &script)?,
+    if let Some(relative) = &inside {
+        work_tree.create_new(relative, script.as_bytes(), 0o755)?;
+    } else {
+        fs_err::create_dir_all(&hooks_dir)?;
+        fs_err::write(&hook, &script)?;
+        std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .context("making the hook executable")?;
     }
-    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-        .context("making the hook executable")?;
     out(&format!("installed: {}", hook.display()));
     Ok(0)
 }

@@ -55,7 +55,11 @@ fn configured_toolsets(global: &Global) -> crate::error::Result<Option<Vec<Tools
     let Ok((root, relative, yaml)) = crate::project::discover(&global.start) else {
         return Ok(None);
     };
-    let text = fs_err::read_to_string(root.join(relative))?;
+    let dir = crate::confined_fs::ProjectDir::open(&root)?;
+    let Some((bytes, _)) = dir.read(relative, 4 * 1024 * 1024)? else {
+        return Ok(None);
+    };
+    let text = String::from_utf8_lossy(&bytes);
     let config = crate::config::parse(relative, &text, yaml, &mut Vec::new())?;
     Ok(config.mcp_toolsets)
 }

@@ -37,7 +37,7 @@ pub fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
         if texts.contains_key(&path) {
             continue;
         }
-        let Ok(bytes) = fs_err::read(project.root.join(&path)) else {
+        let Ok(Some((bytes, _))) = project.dir.read(&path, 8 * 1024 * 1024) else {
             continue;
         };
         scan_bytes(
@@ -55,7 +55,6 @@ pub fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
 
 /// Applies `[lint] ignore` and inline suppressions, then sorts.
 pub(crate) fn finish(project: &Project, mut report: Report, texts: &Texts) -> Report {
-    let root = project.root.clone();
     let mut cache: HashMap<String, Option<Arc<str>>> = HashMap::new();
     report.suppress(&project.config.lint_ignore, &mut |file: &str| {
         if let Some(known) = texts.get(file) {
@@ -63,7 +62,7 @@ pub(crate) fn finish(project: &Project, mut report: Report, texts: &Texts) -> Re
         }
         cache
             .entry(file.to_owned())
-            .or_insert_with(|| fs_err::read_to_string(root.join(file)).ok().map(Arc::from))
+            .or_insert_with(|| project.text_of(file).map(Arc::from))
             .clone()
     });
     report.sort();
@@ -88,7 +87,7 @@ pub(crate) fn body_first_line(item: &Item) -> usize {
 
 /// Line of the config file where an inline item's body starts (1 when not found).
 pub(crate) fn inline_first_line(project: &Project, item: &Item) -> usize {
-    let Ok(config) = fs_err::read_to_string(project.root.join(&project.config_relative)) else {
+    let Some(config) = project.text_of(&project.config_relative) else {
         return 1;
     };
     let Some(first) = item.body.lines().find(|line| !line.trim().is_empty()) else {
@@ -179,8 +178,9 @@ fn scan_bytes(
 }
 
 fn scan_mcp_servers(project: &Project, report: &mut Report, texts: &mut Texts) {
-    let config_text =
-        fs_err::read_to_string(project.root.join(&project.config_relative)).unwrap_or_default();
+    let config_text = project
+        .text_of(&project.config_relative)
+        .unwrap_or_default();
     // The project's name and description are rendered into every root file, so they are
     // screened like any rule text.
     let fields = [

@@ -38,8 +38,9 @@ pub(crate) fn read(project: &Project, uri: &str) -> Result<Vec<ResourceContents>
         ));
     };
     if rest == "config" {
-        let text = fs_err::read_to_string(project.root.join(&project.config_relative))
-            .map_err(|error| error.to_string())?;
+        let text = project
+            .text_of(&project.config_relative)
+            .ok_or_else(|| format!("{} cannot be read", project.config_relative))?;
         return Ok(vec![ResourceContents::text(text, uri)]);
     }
     if rest == "catalog" {
@@ -84,7 +85,8 @@ pub(crate) fn read(project: &Project, uri: &str) -> Result<Vec<ResourceContents>
                 }
         })
         .ok_or_else(|| format!("no {kind} named `{name}`"))?;
-    let text = fs_err::read_to_string(project.root.join(&item.source_path))
-        .map_err(|error| error.to_string())?;
+    let text = project
+        .text_of(&item.source_path)
+        .ok_or_else(|| format!("{} cannot be read", item.source_path))?;
     Ok(vec![ResourceContents::text(text, uri)])
 }

@@ -159,20 +159,16 @@ fn tool_calls() -> Vec<(String, Value)> {
             }
             let mut write = name.clone();
             write["content"] = json!(content);
-            calls.push((format!("read_{kind}"), name.clone()));
+            let mut read = name.clone();
+            read["kind"] = json!(kind);
+            calls.push(("read_item".to_owned(), read));
             calls.push((format!("update_{kind}"), write.clone()));
             calls.push((format!("create_{kind}"), write));
             calls.push((format!("delete_{kind}"), name));
         }
     }
-    for list in [
-        "list_rules",
-        "list_context",
-        "list_skills",
-        "list_agents",
-        "list_commands",
-    ] {
-        calls.push((list.to_owned(), json!({})));
+    for kind in ["rule", "context", "skill", "agent", "command"] {
+        calls.push(("list_items".to_owned(), json!({"kind": kind})));
     }
     calls.push((
         "get_rules".to_owned(),
@@ -228,7 +224,7 @@ fn converse(dir: &Path, lines: &[String]) -> (Vec<String>, String) {
     use std::io::BufRead as _;
     let expected = lines.iter().filter(|line| line.contains("\"id\"")).count();
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("ai-rulez"))
-        .arg("mcp")
+        .args(["mcp", "--toolsets", "read,author,admin"])
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -325,7 +321,7 @@ fn b51_delete_skill_through_a_linked_skills_folder_is_refused_and_deletes_nothin
         HANDSHAKE.to_owned(),
         INITIALIZED.to_owned(),
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"delete_skill","arguments":{"name":"victim"}}}"#.to_owned(),
-        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_rule","arguments":{"name":"victim"}}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_item","arguments":{"kind":"rule","name":"victim"}}}"#.to_owned(),
     ];
     let (replies, _) = converse(project.path(), &lines);
     let replies: Vec<Value> = replies

@@ -128,8 +128,7 @@ impl Checker<'_> {
                     ..
                 } => {
                     let code = load_error_code(*kind);
-                    let text =
-                        fs_err::read_to_string(self.project.root.join(path)).unwrap_or_default();
+                    let text = self.project.text_of(path).unwrap_or_default();
                     let flagged = line_text(&text, *line).to_owned();
                     self.push(code, path, *line, &flagged, message.clone());
                 }

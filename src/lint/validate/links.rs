@@ -100,13 +100,20 @@ impl Checker<'_> {
         }
     }
 
+    /// Whether a link target names something in the project, relative to the item's folder or
+    /// to the root (`/`-anchored: the root only). Targets are resolved lexically and looked up
+    /// through the confined file layer; one that leaves the project, or passes a symlink, is not
+    /// judged (nothing outside is looked at) and counts as resolving.
     fn resolves(&self, folder: &str, path: &str) -> bool {
-        let root = &self.project.root;
-        let relative = path.trim_start_matches("./");
-        if path.starts_with('/') {
-            return root.join(path.trim_start_matches('/')).exists();
+        let exists = |joined: &str| match normalise(joined) {
+            None => true,
+            Some(relative) if relative.is_empty() => true,
+            Some(relative) => !matches!(self.project.dir.info(&relative), Ok(None)),
+        };
+        if let Some(anchored) = path.strip_prefix('/') {
+            return exists(anchored);
         }
-        root.join(folder).join(relative).exists() || root.join(relative).exists()
+        exists(&format!("{folder}/{path}")) || exists(path)
     }
 }
 
@@ -196,4 +203,19 @@ pub(super) fn resource_mentions(line: &str) -> Vec<String> {
         }
     }
     found
+}
+
+/// Resolves `.` and `..` in a `/`-separated relative path; `None` when it climbs above the start.
+fn normalise(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
 }

@@ -41,7 +41,11 @@ pub fn validate(start: &Path, warnings: &mut Vec<String>) -> Result<Report> {
             let code = config_error_code(kind);
             let config = project::discover(start)
                 .ok()
-                .and_then(|(root, relative, _)| fs_err::read_to_string(root.join(relative)).ok())
+                .and_then(|(root, relative, _)| {
+                    let dir = crate::confined_fs::ProjectDir::open(&root).ok()?;
+                    let (bytes, _) = dir.read(relative, 8 * 1024 * 1024).ok()??;
+                    String::from_utf8(bytes).ok()
+                })
                 .unwrap_or_default();
             let line = line.or_else(|| {
                 key_path
@@ -57,8 +61,9 @@ pub fn validate(start: &Path, warnings: &mut Vec<String>) -> Result<Report> {
         }
         Err(error) => return Err(error),
     };
-    let config_text =
-        fs_err::read_to_string(project.root.join(&project.config_relative)).unwrap_or_default();
+    let config_text = project
+        .text_of(&project.config_relative)
+        .unwrap_or_default();
     let mut checker = Checker {
         project: &project,
         config_text: &config_text,

@@ -6,6 +6,7 @@ use std::path::Path;
 use globset::GlobSet;
 
 use super::{Checker, line_text};
+use crate::confined_fs::{EntryKind, ProjectDir};
 use crate::content::{self, Item};
 use crate::lint::scan::item_text;
 
@@ -77,22 +78,22 @@ impl Checker<'_> {
     /// Files assistants silently ignore: `.md` in `.cursor/rules/`, `.github/instructions/`
     /// files without the `.instructions.md` suffix, Kiro steering frontmatter not at byte 0.
     pub(super) fn repository_traps(&mut self) {
-        let root = self.project.root.clone();
-        for path in files_under(&root, ".cursor/rules") {
+        let dir = &self.project.dir;
+        for path in files_under(dir, ".cursor/rules") {
             if has_suffix(&path, ".md") {
                 self.push("AR9C1", &path, None, "", "Cursor reads only `.mdc` files in .cursor/rules/; rename it to .mdc or move it into .ai-rulez/rules/".to_owned());
             }
         }
-        for path in files_under(&root, ".github/instructions") {
+        for path in files_under(dir, ".github/instructions") {
             if !has_suffix(&path, ".instructions.md") {
                 self.push("AR9C4", &path, None, "", "Copilot reads only files ending in `.instructions.md` in .github/instructions/; rename it".to_owned());
             }
         }
-        for path in files_under(&root, ".kiro/steering") {
+        for path in files_under(dir, ".kiro/steering") {
             if !has_suffix(&path, ".md") {
                 continue;
             }
-            let Ok(bytes) = fs_err::read(root.join(&path)) else {
+            let Some(bytes) = self.project.text_of(&path).map(String::into_bytes) else {
                 continue;
             };
             if bytes.starts_with(b"---") {
@@ -145,23 +146,24 @@ fn tracked_paths(project_root: &Path) -> Option<Vec<String>> {
     )
 }
 
-fn files_under(root: &Path, folder: &str) -> Vec<String> {
-    let base = root.join(folder);
-    if !base.is_dir() {
-        return Vec::new();
+/// Regular files below `folder` (depth first, in name order), project-relative; symlinks are
+/// not followed.
+fn files_under(dir: &ProjectDir, folder: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    collect_files(dir, folder, &mut files);
+    files
+}
+
+fn collect_files(dir: &ProjectDir, folder: &str, files: &mut Vec<String>) {
+    let Ok(Some(entries)) = dir.list(folder) else {
+        return;
+    };
+    for entry in entries {
+        let path = format!("{folder}/{}", entry.name);
+        match entry.kind {
+            EntryKind::Folder => collect_files(dir, &path, files),
+            EntryKind::File => files.push(path),
+            EntryKind::Symlink | EntryKind::Other => {}
+        }
     }
-    walkdir::WalkDir::new(&base)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .flatten()
-        .filter(|entry| entry.file_type().is_file())
-        .filter_map(|entry| {
-            entry
-                .path()
-                .strip_prefix(root)
-                .ok()
-                .map(|relative| relative.to_string_lossy().replace('\\', "/"))
-        })
-        .collect()
 }
