@@ -3,19 +3,15 @@
 //! MCP tool or CLI command read, list, change or delete anything outside the project.
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
+use crate::stdio_client::{HANDSHAKE, INITIALIZED, converse};
 use crate::support::Project;
 
 /// Text planted only outside the project: it must never appear in any output.
 const MARKER: &str = "OUTSIDE-MARKER-7f3a";
-
-const HANDSHAKE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"0"}}}"#;
-const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 
 /// Every file below `root` with its bytes (symlinks as their target text), for before/after
 /// comparison of the outside tree.
@@ -213,61 +209,8 @@ fn mcp_session(dir: &Path) -> String {
             .to_string(),
         );
     }
-    let (stdout, stderr) = converse(dir, &lines);
+    let (stdout, stderr) = converse(dir, &["--toolsets", "read,author,admin"], &lines);
     format!("{}\n{stderr}", stdout.join("\n"))
-}
-
-/// Sends `lines` to one `ai-rulez mcp` in `dir`, reads one reply per request (every line with an
-/// `id` except the first, which the handshake answers too), then closes stdin. Returns the
-/// replies and stderr. Fails when the server dies or hangs before answering them all.
-fn converse(dir: &Path, lines: &[String]) -> (Vec<String>, String) {
-    use std::io::BufRead as _;
-    let expected = lines.iter().filter(|line| line.contains("\"id\"")).count();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ai-rulez"))
-        .args(["mcp", "--toolsets", "read,author,admin"])
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ai-rulez mcp");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all(format!("{}\n", lines.join("\n")).as_bytes())
-        .expect("write");
-    // stderr is drained as it comes: a full pipe would block the server's diagnostics.
-    let mut stderr = child.stderr.take().expect("stderr");
-    let stderr = std::thread::spawn(move || {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut stderr, &mut text).ok();
-        text
-    });
-    let stdout = child.stdout.take().expect("stdout");
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if sender.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut replies = Vec::new();
-    while replies.len() < expected {
-        // A guard against a hang, not a speed assertion: a correct server answers in ms.
-        match receiver.recv_timeout(std::time::Duration::from_mins(1)) {
-            Ok(line) => replies.push(line),
-            Err(_) => break,
-        }
-    }
-    drop(stdin);
-    child.wait().expect("wait");
-    assert_eq!(
-        replies.len(),
-        expected,
-        "the server stopped early: {replies:?}"
-    );
-    (replies, stderr.join().expect("stderr"))
 }
 
 const COMMANDS: [&[&str]; 9] = [
@@ -323,7 +266,7 @@ fn b51_delete_skill_through_a_linked_skills_folder_is_refused_and_deletes_nothin
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"delete_skill","arguments":{"name":"victim"}}}"#.to_owned(),
         r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_item","arguments":{"kind":"rule","name":"victim"}}}"#.to_owned(),
     ];
-    let (replies, _) = converse(project.path(), &lines);
+    let (replies, _) = converse(project.path(), &["--toolsets", "read,author,admin"], &lines);
     let replies: Vec<Value> = replies
         .iter()
         .map(|line| serde_json::from_str(line).expect("json"))

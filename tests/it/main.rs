@@ -1,6 +1,7 @@
 //! The one integration-test binary: it runs the real `ai-rulez` binary on copies of fixtures.
 
 mod bug_cases;
+mod concurrency;
 mod confinement;
 mod corpus;
 mod golden;
@@ -9,4 +10,5 @@ mod lint;
 mod lock;
 mod mcp;
 mod mcp_registry;
+mod stdio_client;
 mod support;

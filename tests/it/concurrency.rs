@@ -1,0 +1,167 @@
+//! B53 and B54: several real `ai-rulez mcp` processes on one project. Compare-and-swap updates
+//! (`expected_hash`) never lose an acknowledged update, of two processes creating one item
+//! exactly one succeeds, and a CLI `generate` never interleaves with a server's write.
+
+use serde_json::{Value, json};
+
+use crate::stdio_client::McpProcess;
+use crate::support::Project;
+
+fn project() -> Project {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"p\"\npresets = [\"claude\"]\n",
+    );
+    project.write(".ai-rulez/rules/shared.md", "# Shared\n\nLines:\n");
+    project
+}
+
+const AUTHOR: [&str; 2] = ["--toolsets", "read,author"];
+
+/// Appends `line` to the shared rule with compare-and-swap, retrying on a stale hash (and on a
+/// busy lock); returns how many attempts it took.
+fn append_with_retry(server: &mut McpProcess, line: &str) -> usize {
+    for attempt in 1..=1000 {
+        let read = server.call("read_item", json!({"kind": "rule", "name": "shared"}));
+        assert_eq!(read["isError"], false, "{read}");
+        let record = &read["structuredContent"];
+        let content = format!("{}{line}\n", record["content"].as_str().expect("content"));
+        let update = server.call(
+            "update_rule",
+            json!({"name": "shared", "content": content, "expected_hash": record["hash"]}),
+        );
+        if update["isError"] == false {
+            return attempt;
+        }
+        let message = update["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("changed since you read it") || message.contains("retry"),
+            "unexpected refusal: {message}"
+        );
+    }
+    panic!("no update went through in 1000 attempts");
+}
+
+#[test]
+fn b53_compare_and_swap_across_server_processes_loses_no_acknowledged_update() {
+    let project = project();
+    let processes = 4;
+    let updates = 25;
+    let root = project.path().to_path_buf();
+    let workers: Vec<_> = (0..processes)
+        .map(|worker| {
+            let root = root.clone();
+            std::thread::spawn(move || {
+                let mut server = McpProcess::start(&root, &AUTHOR, &[]);
+                let mut acknowledged = Vec::new();
+                for update in 0..updates {
+                    let line = format!("- worker {worker} update {update}");
+                    append_with_retry(&mut server, &line);
+                    acknowledged.push(line);
+                }
+                server.finish();
+                acknowledged
+            })
+        })
+        .collect();
+    let acknowledged: Vec<String> = workers
+        .into_iter()
+        .flat_map(|worker| worker.join().expect("worker"))
+        .collect();
+    assert_eq!(acknowledged.len(), processes * updates);
+    let text = project.read(".ai-rulez/rules/shared.md");
+    let lines: Vec<&str> = text.lines().filter(|line| line.starts_with("- ")).collect();
+    // Every acknowledged update is there, each exactly once, and nothing else.
+    assert_eq!(lines.len(), processes * updates, "{text}");
+    for line in &acknowledged {
+        assert_eq!(
+            lines.iter().filter(|found| *found == line).count(),
+            1,
+            "{line} lost or doubled"
+        );
+    }
+}
+
+#[test]
+fn b54_of_two_processes_creating_one_item_exactly_one_succeeds() {
+    let project = project();
+    let root = project.path().to_path_buf();
+    let mut first = McpProcess::start(&root, &AUTHOR, &[]);
+    let mut second = McpProcess::start(&root, &AUTHOR, &[]);
+    for round in 0..20 {
+        let name = format!("race-{round}");
+        let arguments = json!({"name": name, "content": format!("# Race {round}\n\nBody.\n")});
+        // Both requests are on their way before either reply is read.
+        let request = |id: u64| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                   "params": {"name": "create_rule", "arguments": arguments}})
+            .to_string()
+        };
+        first.send(&request(1000 + round));
+        second.send(&request(1000 + round));
+        let replies: Vec<Value> = [first.recv(), second.recv()]
+            .into_iter()
+            .map(|reply| reply.expect("reply"))
+            .collect();
+        let successes = replies
+            .iter()
+            .filter(|reply| reply["result"]["isError"] == false)
+            .count();
+        assert_eq!(successes, 1, "round {round}: {replies:?}");
+        let refusal = replies
+            .iter()
+            .find(|reply| reply["result"]["isError"] == true)
+            .expect("one refusal");
+        let message = refusal["result"]["content"][0]["text"]
+            .as_str()
+            .expect("message");
+        assert!(
+            message.starts_with(&format!(".ai-rulez/rules/{name}.md: ")),
+            "{message}"
+        );
+        assert!(message.contains("already exists"), "{message}");
+    }
+    first.finish();
+    second.finish();
+}
+
+#[test]
+fn a_writer_waiting_past_the_lock_patience_is_told_to_retry_and_changes_nothing() {
+    let project = project();
+    // Another process holds the project's writer lock (flock on the root folder) for a while.
+    let holder = std::process::Command::new("flock")
+        .args(["--exclusive", ".", "sleep", "3"])
+        .current_dir(project.path())
+        .spawn();
+    let Ok(mut holder) = holder else {
+        eprintln!("skipping: flock(1) is not installed");
+        return;
+    };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let mut server =
+        McpProcess::start(project.path(), &AUTHOR, &[("AI_RULEZ_LOCK_WAIT_MS", "200")]);
+    let before = project.read(".ai-rulez/rules/shared.md");
+    let update = server.call(
+        "update_rule",
+        json!({"name": "shared", "content": "# Changed\n"}),
+    );
+    assert_eq!(update["isError"], true, "{update}");
+    let message = update["content"][0]["text"].as_str().expect("message");
+    assert!(
+        message.contains("another ai-rulez process is changing this project")
+            && message.ends_with("nothing was changed, retry in a moment"),
+        "{message}"
+    );
+    assert_eq!(project.read(".ai-rulez/rules/shared.md"), before);
+    let run = project.run_with_env(&["generate"], &[("AI_RULEZ_LOCK_WAIT_MS", "200")]);
+    run.expect_code(1);
+    assert!(
+        run.stderr().contains("retry in a moment"),
+        "{}",
+        run.stderr()
+    );
+    assert!(!project.exists("CLAUDE.md"));
+    server.finish();
+    holder.wait().expect("flock");
+}
