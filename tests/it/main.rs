@@ -4,6 +4,7 @@ mod bug_cases;
 mod concurrency;
 mod confinement;
 mod corpus;
+mod crash;
 mod golden;
 mod hostile;
 mod lint;
