@@ -93,7 +93,7 @@ impl McpProcess {
     }
 
     /// Calls a tool and returns its result (`isError` true or false); panics on a protocol error.
-    pub(crate) fn call(&mut self, name: &str, arguments: Value) -> Value {
+    pub(crate) fn call(&mut self, name: &str, arguments: &Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         self.send(
