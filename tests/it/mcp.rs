@@ -17,8 +17,7 @@ use crate::support::{Project, sha256sum};
 /// correct server answers in milliseconds, a broken one never.
 const HANG_GUARD: Duration = Duration::from_mins(1);
 
-pub(crate) const HANDSHAKE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"0"}}}"#;
-pub(crate) const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+pub(crate) use crate::stdio_client::{HANDSHAKE, INITIALIZED};
 
 /// A running `ai-rulez mcp` with its stdout read line by line on a thread.
 pub(crate) struct Server {
