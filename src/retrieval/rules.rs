@@ -32,9 +32,9 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
     // project, nothing applies (before, the outside paths were dropped and every rule was sent).
     let mut applicable = vec![request.paths.is_empty(); catalog.rules.len()];
     if !candidates.is_empty() {
-        for (number, matcher) in catalog.matchers.iter().enumerate() {
-            if matcher.is_none() {
-                applicable[number] = true;
+        for (number, applies) in applicable.iter_mut().enumerate() {
+            if catalog.is_global(number) {
+                *applies = true;
             }
         }
     }
@@ -50,7 +50,7 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
             if applicable[number] {
                 continue;
             }
-            if let Some(matcher) = &catalog.matchers[number] {
+            if let Some(matcher) = catalog.matcher(number) {
                 applicable[number] =
                     applies_with(catalog.rule(number), matcher, candidate, path, *folder).is_some();
             }
