@@ -13,12 +13,52 @@ const TRIGGER_WEIGHT: f64 = 2.5;
 const DESCRIPTION_WEIGHT: f64 = 1.5;
 const BODY_WEIGHT: f64 = 1.0;
 
-/// Words too common to tell items apart.
-const STOPWORDS: [&str; 40] = [
-    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "how", "if", "in", "into",
-    "is", "it", "its", "no", "not", "of", "on", "or", "our", "so", "that", "the", "their", "then",
-    "there", "these", "this", "to", "use", "was", "we", "when", "with", "you", "your", "all",
-];
+/// Whether `word` (lower case) is too common to tell items apart. A `match` compiles to a
+/// comparison by length first, so the check costs little for every word of every item.
+fn is_stopword(word: &str) -> bool {
+    matches!(
+        word,
+        "a" | "an"
+            | "and"
+            | "are"
+            | "as"
+            | "at"
+            | "be"
+            | "by"
+            | "for"
+            | "from"
+            | "how"
+            | "if"
+            | "in"
+            | "into"
+            | "is"
+            | "it"
+            | "its"
+            | "no"
+            | "not"
+            | "of"
+            | "on"
+            | "or"
+            | "our"
+            | "so"
+            | "that"
+            | "the"
+            | "their"
+            | "then"
+            | "there"
+            | "these"
+            | "this"
+            | "to"
+            | "use"
+            | "was"
+            | "we"
+            | "when"
+            | "with"
+            | "you"
+            | "your"
+            | "all"
+    )
+}
 
 /// An index over a fixed list of items (positions refer to that list). Terms are numbered once
 /// in `vocabulary`; each document keeps its weighted term frequencies sorted by term number, so
@@ -60,7 +100,7 @@ fn for_each_term(text: &str, buffer: &mut String, mut visit: impl FnMut(&str)) {
             // the standard library.
             buffer.push_str(&word.to_lowercase());
         }
-        if STOPWORDS.contains(&buffer.as_str()) {
+        if is_stopword(buffer) {
             continue;
         }
         visit(stem(buffer));
