@@ -304,10 +304,23 @@ impl<'a> State<'a> {
             self.whole_file(path, &markdown.bytes, 0o644, None, old, None);
             return;
         };
+        // The file is already exactly the output (the usual case of a repeated run): its banner
+        // is ours, so provenance need not be worked out; only the mode may still differ.
+        if disk_bytes == markdown.bytes.as_slice() {
+            self.whole_file(
+                path,
+                &markdown.bytes,
+                0o644,
+                disk.zip(disk_mode),
+                old,
+                Some(Provenance::Unedited),
+            );
+            return;
+        }
         let provenance = banner_provenance(disk_bytes);
-        let recorded = old.files.get(path).cloned().flatten();
+        let recorded = old.files.get(path).and_then(Option::as_deref);
         let ours = provenance != Provenance::NoBanner
-            || recorded.as_deref() == Some(sha256_tagged(disk_bytes).as_str());
+            || recorded == Some(sha256_tagged(disk_bytes).as_str());
         // A hand-written file identical to the output without its banner loses nothing when replaced.
         let equivalent = disk_bytes == without_banner(markdown).as_slice();
         // `--force` never overrides the section: a hand-written root file keeps its text.
