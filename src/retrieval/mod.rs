@@ -144,6 +144,9 @@ pub struct Catalog {
     /// empty string when a glob has none, such as `**/*.rs`). A file can only match a glob whose prefix is one
     /// of its ancestor folders, so a call tests a few matchers instead of every rule's.
     by_prefix: HashMap<String, Vec<usize>>,
+    /// Rule numbers (in `rules`) by rule id, built on first use (`include` in `get_rules`); the
+    /// view holds one rule per id.
+    rule_by_id: OnceLock<HashMap<String, usize>>,
     /// BM25 index over `rules` (positions are indexes into `rules`).
     index: Index,
     /// Load errors (`file:line: message`): those files are left out of every reply.
@@ -226,6 +229,7 @@ impl Catalog {
             matchers,
             glob_sets,
             by_prefix,
+            rule_by_id: OnceLock::new(),
             index,
             problems,
         }
@@ -233,6 +237,21 @@ impl Catalog {
 
     fn rule(&self, number: usize) -> &Item {
         &self.project.tree.items[self.rules[number]]
+    }
+
+    /// The number (in `rules`) of the active rule with id `id`.
+    fn rule_number(&self, id: &str) -> Option<usize> {
+        self.rule_by_id
+            .get_or_init(|| {
+                let mut by_id = HashMap::with_capacity(self.rules.len());
+                for number in 0..self.rules.len() {
+                    // The first in priority order wins, as a scan would find it.
+                    by_id.entry(self.rule(number).id.clone()).or_insert(number);
+                }
+                by_id
+            })
+            .get(id)
+            .copied()
     }
 
     /// Whether rule `number` applies everywhere (it has no globs).

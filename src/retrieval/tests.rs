@@ -75,3 +75,25 @@ fn a_folder_compiles_each_distinct_glob_list_once() {
     assert_eq!(sent_ids(&catalog, "services"), sent);
     assert_eq!(catalog.compiled_matchers(), 301);
 }
+
+#[test]
+fn included_ids_are_sent_once_leave_the_others_and_unknown_ones_are_named() {
+    let (_folder, catalog) = catalog();
+    let request = RulesRequest {
+        paths: vec!["services/s7/src/lib.rs".to_owned()],
+        task: Some("zzz".to_owned()),
+        include: ["service-007", "service-009", "service-009", "nope"]
+            .map(str::to_owned)
+            .to_vec(),
+        ..RulesRequest::default()
+    };
+    let reply = get_rules(&catalog, &mut Session::default(), &request);
+    let sent: Vec<&str> = reply.rules.iter().map(|rule| rule.id.as_str()).collect();
+    assert_eq!(sent, ["service-007", "service-009"]);
+    let others: Vec<&str> = reply.others.iter().map(|other| other.id.as_str()).collect();
+    let globals: Vec<String> = (0..10)
+        .map(|number| format!("global-{number:03}"))
+        .collect();
+    assert_eq!(others, globals);
+    assert_eq!(reply.unknown_ids, ["nope"]);
+}
