@@ -345,11 +345,8 @@ impl<'a> State<'a> {
 
     fn secret_gate(&self) -> Result<()> {
         for path in &self.secret_paths {
-            let in_block = self.settings.gitignore
-                && self
-                    .ignore_entries
-                    .iter()
-                    .any(|entry| entry == &format!("/{path}"));
+            let in_block =
+                self.settings.gitignore && self.ignore_entries.contains(&format!("/{path}"));
             // An ignore rule does not apply to a file git already tracks: such a file would
             // still be committed with the secret in it.
             if crate::git::is_tracked(self.settings.root, path)? {
