@@ -1,6 +1,9 @@
 //! Finding and loading a project: walk up to its config, read the config and every item, and
 //! select the items one generation run uses (profile, precedence, order).
 
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 use std::path::{Path, PathBuf};
 
 use crate::config::{self, Config};
@@ -210,9 +213,8 @@ pub fn view<'a>(
     profile: Option<&str>,
     warnings: &mut Vec<String>,
 ) -> Result<View<'a>> {
-    let config = &project.config;
     let domains = select_domains(project, profile, warnings)?;
-    let mut chosen: Vec<&Item> = Vec::new();
+    let selected_domains: HashSet<&str> = domains.iter().map(String::as_str).collect();
     let mut errors = Vec::new();
     let mut candidates: Vec<&Item> = project
         .tree
@@ -220,22 +222,18 @@ pub fn view<'a>(
         .iter()
         .filter(|item| match &item.layer {
             Layer::Root | Layer::Include(_) => true,
-            Layer::Domain(domain) => domains.contains(domain),
+            Layer::Domain(domain) => selected_domains.contains(domain.as_str()),
             Layer::Local => false,
         })
         .filter(|item| !item.pending)
         .collect();
     candidates.sort_by_key(|item| item.layer.rank());
-    for item in candidates {
-        match chosen
-            .iter()
-            .find(|known| known.kind == item.kind && known.id == item.id)
-        {
-            None => chosen.push(item),
-            Some(known) if known.layer.rank() == item.layer.rank() => {
-                errors.push(Error::invalid_as(
-                    InvalidKind::DuplicateId,
-                    &item.source_path,
+    let (mut chosen, shadowed) = first_per_key(candidates, |item| (item.kind, item.id.as_str()));
+    for (item, known) in shadowed {
+        if known.layer.rank() == item.layer.rank() {
+            errors.push(Error::invalid_as(
+                InvalidKind::DuplicateId,
+                &item.source_path,
                 None,
                 format!(
                     "{} `{}` is defined by both {} and {}; rename one, or select only one of their domains",
@@ -245,14 +243,14 @@ pub fn view<'a>(
                     item.source_path
                 ),
             ));
-            }
-            Some(known) => warnings.push(format!(
+        } else {
+            warnings.push(format!(
                 "{}: {} `{}` is overridden by {}",
                 item.source_path,
                 item.kind.noun(),
                 item.id,
                 known.source_path
-            )),
+            ));
         }
     }
     if let Some(error) = Error::from_list(errors) {
@@ -261,11 +259,34 @@ pub fn view<'a>(
     chosen.sort_by(|left, right| {
         (left.priority, &left.id, left.kind).cmp(&(right.priority, &right.id, right.kind))
     });
-    let _ = config;
     Ok(View {
         items: chosen,
         domains,
     })
+}
+
+/// Keeps the first of `candidates` (given in precedence order) for each `key`. Returns the kept
+/// candidates in their order, and every later candidate paired with the kept one of its key, in
+/// candidate order. A map finds the kept candidate, so the work is linear in the number of
+/// candidates (a project may hold 100,000 items).
+fn first_per_key<T: Copy, K: Hash + Eq>(
+    candidates: impl IntoIterator<Item = T>,
+    key: impl Fn(T) -> K,
+) -> (Vec<T>, Vec<(T, T)>) {
+    let candidates = candidates.into_iter();
+    let mut kept: Vec<T> = Vec::with_capacity(candidates.size_hint().0);
+    let mut kept_by_key: HashMap<K, usize> = HashMap::with_capacity(candidates.size_hint().0);
+    let mut shadowed = Vec::new();
+    for candidate in candidates {
+        match kept_by_key.entry(key(candidate)) {
+            Entry::Vacant(slot) => {
+                slot.insert(kept.len());
+                kept.push(candidate);
+            }
+            Entry::Occupied(slot) => shadowed.push((candidate, kept[*slot.get()])),
+        }
+    }
+    (kept, shadowed)
 }
 
 fn select_domains(
@@ -293,7 +314,7 @@ fn select_domains(
         });
     let Some(requested) = requested else {
         // No profile: every domain not reserved to a profile.
-        let reserved: Vec<&String> = config.profiles.values().flatten().collect();
+        let reserved: HashSet<&String> = config.profiles.values().flatten().collect();
         if config.profiles.is_empty() {
             return Ok(known.clone());
         }
@@ -303,7 +324,9 @@ fn select_domains(
             .cloned()
             .collect());
     };
+    let known_domains: HashSet<&String> = known.iter().collect();
     let mut domains: Vec<String> = Vec::new();
+    let mut selected: HashSet<&String> = HashSet::new();
     for name in requested
         .split(',')
         .map(str::trim)
@@ -322,16 +345,154 @@ fn select_domains(
             )));
         };
         for domain in members {
-            if !known.contains(domain) {
+            if !known_domains.contains(domain) {
                 warnings.push(format!(
                     "{}: profile `{name}` names domain `{domain}`, which has no folder under domains/",
                     project.config_relative
                 ));
             }
-            if !domains.contains(domain) {
+            if selected.insert(domain) {
                 domains.push(domain.clone());
             }
         }
     }
     Ok(domains)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::hash::Hasher;
+
+    use super::*;
+    use crate::content::Kind;
+
+    /// A key that counts how often two keys are compared for equality.
+    #[derive(Clone, Copy)]
+    struct CountedKey<'a> {
+        value: u32,
+        comparisons: &'a Cell<usize>,
+    }
+
+    impl PartialEq for CountedKey<'_> {
+        fn eq(&self, other: &Self) -> bool {
+            self.comparisons.set(self.comparisons.get() + 1);
+            self.value == other.value
+        }
+    }
+
+    impl Eq for CountedKey<'_> {}
+
+    impl Hash for CountedKey<'_> {
+        fn hash<H: Hasher>(&self, state: &mut H) {
+            self.value.hash(state);
+        }
+    }
+
+    #[test]
+    fn first_per_key_compares_keys_a_number_of_times_linear_in_the_candidates() {
+        // 5,000 distinct keys, then every tenth of them again. Scanning the kept list for each
+        // candidate (the B58 defect) would compare about 13 million pairs here.
+        let candidates: Vec<(u32, usize)> = (0..5_000)
+            .chain((0..5_000).step_by(10))
+            .enumerate()
+            .map(|(position, key)| (key, position))
+            .collect();
+        let comparisons = Cell::new(0);
+        let (kept, shadowed) = first_per_key(candidates.iter().copied(), |(value, _)| CountedKey {
+            value,
+            comparisons: &comparisons,
+        });
+        let expected_kept: Vec<(u32, usize)> = (0..5_000).map(|key| (key, key as usize)).collect();
+        assert_eq!(kept, expected_kept);
+        let expected_shadowed: Vec<((u32, usize), (u32, usize))> = (0..5_000)
+            .step_by(10)
+            .enumerate()
+            .map(|(repeat, key)| ((key, 5_000 + repeat), (key, key as usize)))
+            .collect();
+        assert_eq!(shadowed, expected_shadowed);
+        // Each of the 500 repeats meets its kept twin once; hash tag collisions add a few more.
+        let count = comparisons.get();
+        assert!(
+            (500..=2 * candidates.len()).contains(&count),
+            "{count} key comparisons for {} candidates",
+            candidates.len()
+        );
+    }
+
+    /// Loads a project made of `files` (project-relative path, text) in a fresh folder.
+    fn project_of(files: &[(&str, &str)]) -> (tempfile::TempDir, Project) {
+        let folder = tempfile::tempdir().expect("temporary folder");
+        for (relative, text) in files {
+            let path = folder.path().join(relative);
+            fs_err::create_dir_all(path.parent().expect("a parent folder")).expect("folder");
+            fs_err::write(&path, text).expect("file written");
+        }
+        let project = load(folder.path(), &mut Vec::new()).expect("project loads");
+        (folder, project)
+    }
+
+    const CONFIG: (&str, &str) = (
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"p\"\npresets = [\"claude\"]\n",
+    );
+
+    #[test]
+    fn view_keeps_the_item_of_highest_precedence_per_kind_and_id_and_sorts_by_priority() {
+        let (_folder, project) = project_of(&[
+            CONFIG,
+            (
+                ".ai-rulez/rules/shared.md",
+                "---\npriority: low\n---\nRoot.\n",
+            ),
+            (".ai-rulez/domains/api/rules/shared.md", "Domain.\n"),
+            (
+                ".ai-rulez/domains/api/rules/api.md",
+                "---\npriority: high\n---\nApi.\n",
+            ),
+            (".ai-rulez/domains/api/context/shared.md", "Context.\n"),
+        ]);
+        let mut warnings = Vec::new();
+        let view = view(&project, None, &mut warnings).expect("view");
+        let chosen: Vec<(Kind, &str, &str)> = view
+            .items
+            .iter()
+            .map(|item| (item.kind, item.id.as_str(), item.source_path.as_str()))
+            .collect();
+        assert_eq!(
+            chosen,
+            [
+                (Kind::Rule, "api", ".ai-rulez/domains/api/rules/api.md"),
+                (
+                    Kind::Context,
+                    "shared",
+                    ".ai-rulez/domains/api/context/shared.md"
+                ),
+                (Kind::Rule, "shared", ".ai-rulez/rules/shared.md"),
+            ]
+        );
+        assert_eq!(
+            warnings,
+            [
+                ".ai-rulez/domains/api/rules/shared.md: rule `shared` is overridden by .ai-rulez/rules/shared.md"
+            ]
+        );
+        assert_eq!(view.domains, ["api"]);
+    }
+
+    #[test]
+    fn view_refuses_one_id_defined_by_two_selected_domains() {
+        let (_folder, project) = project_of(&[
+            CONFIG,
+            (".ai-rulez/domains/api/rules/shared.md", "Api.\n"),
+            (".ai-rulez/domains/web/rules/shared.md", "Web.\n"),
+        ]);
+        let error = view(&project, None, &mut Vec::new()).expect_err("a clash");
+        assert_eq!(
+            error.to_string(),
+            ".ai-rulez/domains/web/rules/shared.md: rule `shared` is defined by both \
+             .ai-rulez/domains/api/rules/shared.md and .ai-rulez/domains/web/rules/shared.md; \
+             rename one, or select only one of their domains"
+        );
+    }
 }

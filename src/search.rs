@@ -13,19 +13,65 @@ const TRIGGER_WEIGHT: f64 = 2.5;
 const DESCRIPTION_WEIGHT: f64 = 1.5;
 const BODY_WEIGHT: f64 = 1.0;
 
-/// Words too common to tell items apart.
-const STOPWORDS: [&str; 40] = [
-    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "how", "if", "in", "into",
-    "is", "it", "its", "no", "not", "of", "on", "or", "our", "so", "that", "the", "their", "then",
-    "there", "these", "this", "to", "use", "was", "we", "when", "with", "you", "your", "all",
-];
+/// Whether `word` (lower case) is too common to tell items apart. A `match` compiles to a
+/// comparison by length first, so the check costs little for every word of every item.
+fn is_stopword(word: &str) -> bool {
+    matches!(
+        word,
+        "a" | "an"
+            | "and"
+            | "are"
+            | "as"
+            | "at"
+            | "be"
+            | "by"
+            | "for"
+            | "from"
+            | "how"
+            | "if"
+            | "in"
+            | "into"
+            | "is"
+            | "it"
+            | "its"
+            | "no"
+            | "not"
+            | "of"
+            | "on"
+            | "or"
+            | "our"
+            | "so"
+            | "that"
+            | "the"
+            | "their"
+            | "then"
+            | "there"
+            | "these"
+            | "this"
+            | "to"
+            | "use"
+            | "was"
+            | "we"
+            | "when"
+            | "with"
+            | "you"
+            | "your"
+            | "all"
+    )
+}
 
-/// An index over a fixed list of items (positions refer to that list).
+/// An index over a fixed list of items (positions refer to that list). Terms are numbered once
+/// in `vocabulary`; each document keeps its weighted term frequencies sorted by term number, so
+/// building costs one map lookup per word and no allocation per known term.
 #[derive(Debug, Default)]
 pub struct Index {
-    documents: Vec<HashMap<String, f64>>,
+    /// Term number by term text.
+    vocabulary: HashMap<String, usize>,
+    /// Per document: (term number, weighted frequency), sorted by term number.
+    documents: Vec<Vec<(usize, f64)>>,
     lengths: Vec<f64>,
-    document_frequency: HashMap<String, usize>,
+    /// Number of documents holding each term, by term number.
+    document_frequency: Vec<usize>,
     average_length: f64,
 }
 
@@ -33,25 +79,45 @@ pub struct Index {
 /// "paginate", "paginated" and "pagination" meet.
 #[must_use]
 pub fn terms(text: &str) -> Vec<String> {
-    text.split(|character: char| !character.is_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .map(str::to_lowercase)
-        .filter(|word| !STOPWORDS.contains(&word.as_str()))
-        .map(|word| stem(&word))
-        .collect()
+    let mut found = Vec::new();
+    for_each_term(text, &mut String::new(), |term| found.push(term.to_owned()));
+    found
 }
 
-fn stem(word: &str) -> String {
+/// Calls `visit` with each term of `text` in order (see [`terms`]); `buffer` is scratch space
+/// reused across words and calls, so ASCII words cost no allocation.
+fn for_each_term(text: &str, buffer: &mut String, mut visit: impl FnMut(&str)) {
+    for word in text.split(|character: char| !character.is_alphanumeric()) {
+        if word.is_empty() {
+            continue;
+        }
+        buffer.clear();
+        if word.is_ascii() {
+            buffer.push_str(word);
+            buffer.make_ascii_lowercase();
+        } else {
+            // Full Unicode lower-casing is context-sensitive (a final sigma), so it is left to
+            // the standard library.
+            buffer.push_str(&word.to_lowercase());
+        }
+        if is_stopword(buffer) {
+            continue;
+        }
+        visit(stem(buffer));
+    }
+}
+
+fn stem(word: &str) -> &str {
     for suffix in [
         "ations", "ation", "ings", "ing", "ers", "ed", "es", "er", "s",
     ] {
         if let Some(root) = word.strip_suffix(suffix)
             && root.chars().count() >= 4
         {
-            return root.to_owned();
+            return root;
         }
     }
-    word.to_owned()
+    word
 }
 
 impl Index {
@@ -59,12 +125,16 @@ impl Index {
     #[must_use]
     pub fn build(items: &[&Item]) -> Self {
         let mut index = Index::default();
+        let mut buffer = String::new();
+        // (term number, weight) of every word of one document, in text order.
+        let mut occurrences: Vec<(usize, f64)> = Vec::new();
         for item in items {
-            let mut frequencies: HashMap<String, f64> = HashMap::new();
+            occurrences.clear();
             let mut length = 0.0;
+            let triggers = item.triggers.join(" ");
             let fields: [(&str, f64); 4] = [
                 (&item.title, TITLE_WEIGHT),
-                (&item.triggers.join(" "), TRIGGER_WEIGHT),
+                (&triggers, TRIGGER_WEIGHT),
                 (
                     item.description.as_deref().unwrap_or_default(),
                     DESCRIPTION_WEIGHT,
@@ -72,14 +142,26 @@ impl Index {
                 (&item.body, BODY_WEIGHT),
             ];
             for (text, weight) in fields {
-                for term in terms(text) {
-                    *frequencies.entry(term).or_insert(0.0) += weight;
+                for_each_term(text, &mut buffer, |term| {
+                    let number = index.term_number(term);
+                    occurrences.push((number, weight));
                     length += weight;
+                });
+            }
+            // A stable sort keeps each term's weights in text order, so the sums below add in
+            // the same order (and give the same floating-point values) as a running total would.
+            occurrences.sort_by_key(|(number, _)| *number);
+            let mut frequencies: Vec<(usize, f64)> = Vec::new();
+            for (number, weight) in occurrences.iter().copied() {
+                match frequencies.last_mut() {
+                    Some((last, sum)) if *last == number => *sum += weight,
+                    _ => {
+                        frequencies.push((number, weight));
+                        index.document_frequency[number] += 1;
+                    }
                 }
             }
-            for term in frequencies.keys() {
-                *index.document_frequency.entry(term.clone()).or_insert(0) += 1;
-            }
+            frequencies.shrink_to_fit();
             index.documents.push(frequencies);
             index.lengths.push(length);
         }
@@ -90,6 +172,17 @@ impl Index {
             total / count_as_float(index.lengths.len())
         };
         index
+    }
+
+    /// The number of `term`, numbering it when it is new.
+    fn term_number(&mut self, term: &str) -> usize {
+        if let Some(number) = self.vocabulary.get(term) {
+            return *number;
+        }
+        let number = self.document_frequency.len();
+        self.vocabulary.insert(term.to_owned(), number);
+        self.document_frequency.push(0);
+        number
     }
 
     /// Scores every item against `query`; returns (position, score) for scores above zero, best
@@ -111,6 +204,12 @@ impl Index {
         let mut query_terms = terms(query);
         query_terms.sort();
         query_terms.dedup();
+        // Terms no item holds score nothing; the rest keep the sorted order, so each score adds
+        // its terms in the same order.
+        let query_terms: Vec<usize> = query_terms
+            .iter()
+            .filter_map(|term| self.vocabulary.get(term.as_str()).copied())
+            .collect();
         let count = count_as_float(self.documents.len());
         let mut scores = Vec::new();
         for position in positions {
@@ -119,11 +218,11 @@ impl Index {
             };
             let mut score = 0.0;
             for term in &query_terms {
-                let Some(frequency) = document.get(term) else {
+                let Ok(found) = document.binary_search_by_key(term, |(number, _)| *number) else {
                     continue;
                 };
-                let containing =
-                    count_as_float(self.document_frequency.get(term).copied().unwrap_or(0));
+                let frequency = document[found].1;
+                let containing = count_as_float(self.document_frequency[*term]);
                 let idf = ((count - containing + 0.5) / (containing + 0.5) + 1.0).ln();
                 let normalised =
                     1.0 - B + B * self.lengths[position] / self.average_length.max(1.0);
@@ -154,5 +253,14 @@ mod tests {
             ["paginate", "list", "endpoint"]
         );
         assert_eq!(terms("pagination"), ["pagin"]);
+    }
+
+    #[test]
+    fn non_ascii_words_are_lower_cased_with_unicode_rules() {
+        // A capital sigma at the end of a word becomes a final sigma.
+        assert_eq!(
+            terms("ΚΑΝΟΝΑΣ Straße ÉCOLE"),
+            ["κανονας", "straße", "école"]
+        );
     }
 }

@@ -243,9 +243,8 @@ impl Renderer<'_> {
             let writers = self
                 .root_writers
                 .get(&root.path)
-                .cloned()
-                .unwrap_or_default();
-            targets_match(item, &root.path, &writers)
+                .map_or(&[][..], Vec::as_slice);
+            targets_match(item, &root.path, writers)
         });
         let inline_default = preset
             .root

@@ -5,6 +5,8 @@
 
 mod context;
 mod rules;
+#[cfg(test)]
+mod tests;
 mod topic;
 
 pub use context::{ContextEntry, ContextReply, context_text, get_context};
@@ -13,7 +15,7 @@ pub use topic::{SearchReply, search_rules, search_text};
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use globset::{Candidate, GlobSet};
 use serde::Serialize;
@@ -118,9 +120,9 @@ pub struct RulesRequest {
 }
 
 /// A loaded project with everything the reading tools need, built once per load so that a call
-/// only matches and ranks: the default view's items, the active rules with their compiled glob
-/// matchers, and the search index over those rules. Files that failed to load are kept as
-/// `problems` and named in every reply, while the rest of the project is served.
+/// only matches and ranks: the default view's items, the active rules with their glob matchers,
+/// and the search index over those rules. Files that failed to load are kept as `problems` and
+/// named in every reply, while the rest of the project is served.
 #[derive(Debug)]
 pub struct Catalog {
     /// The project.
@@ -129,13 +131,22 @@ pub struct Catalog {
     view: Vec<usize>,
     /// Positions in `project.tree.items` of the active rules, in priority order.
     rules: Vec<usize>,
-    /// One matcher per entry of `rules`: `None` for a global rule. A rule whose globs do not
+    /// One entry per entry of `rules`: `None` for a global rule, else the position in
+    /// `glob_sets` of the rule's glob list.
+    matchers: Vec<Option<usize>>,
+    /// Each distinct glob list of the scoped rules: the number (in `rules`) of a rule holding it,
+    /// and its matcher, compiled on first use. Compiling is most of the cost of a catalog, and a
+    /// call tests only the few rules filed under its paths' folders, so a project of 100,000
+    /// rules compiles the handful a call needs instead of all of them. A list that does not
     /// compile gets an empty matcher and so applies nowhere, as with [`crate::scope::matcher`].
-    matchers: Vec<Option<GlobSet>>,
+    glob_sets: Vec<(usize, OnceLock<GlobSet>)>,
     /// Scoped rules by the literal folder prefix of their globs (`src/db/` for `src/db/**`; the
     /// empty string when a glob has none, such as `**/*.rs`). A file can only match a glob whose prefix is one
     /// of its ancestor folders, so a call tests a few matchers instead of every rule's.
     by_prefix: HashMap<String, Vec<usize>>,
+    /// Rule numbers (in `rules`) by rule id, built on first use (`include` in `get_rules`); the
+    /// view holds one rule per id.
+    rule_by_id: OnceLock<HashMap<String, usize>>,
     /// BM25 index over `rules` (positions are indexes into `rules`).
     index: Index,
     /// Load errors (`file:line: message`): those files are left out of every reply.
@@ -174,14 +185,23 @@ impl Catalog {
             .copied()
             .filter(|position| project.tree.items[*position].kind == Kind::Rule)
             .collect();
-        let matchers = rules
-            .iter()
-            .map(|position| {
-                let item = &project.tree.items[*position];
-                (!item.globs.is_empty())
-                    .then(|| crate::scope::matcher(&item.globs).unwrap_or_else(GlobSet::empty))
-            })
-            .collect();
+        let mut glob_sets: Vec<(usize, OnceLock<GlobSet>)> = Vec::new();
+        let mut matchers: Vec<Option<usize>> = Vec::with_capacity(rules.len());
+        {
+            let mut set_by_globs: HashMap<&[String], usize> = HashMap::new();
+            for (number, position) in rules.iter().enumerate() {
+                let globs = project.tree.items[*position].globs.as_slice();
+                if globs.is_empty() {
+                    matchers.push(None);
+                    continue;
+                }
+                let set = *set_by_globs.entry(globs).or_insert_with(|| {
+                    glob_sets.push((number, OnceLock::new()));
+                    glob_sets.len() - 1
+                });
+                matchers.push(Some(set));
+            }
+        }
         let mut by_prefix: HashMap<String, Vec<usize>> = HashMap::new();
         for (number, position) in rules.iter().enumerate() {
             let mut prefixes: Vec<String> = project.tree.items[*position]
@@ -207,7 +227,9 @@ impl Catalog {
             view,
             rules,
             matchers,
+            glob_sets,
             by_prefix,
+            rule_by_id: OnceLock::new(),
             index,
             problems,
         }
@@ -215,6 +237,43 @@ impl Catalog {
 
     fn rule(&self, number: usize) -> &Item {
         &self.project.tree.items[self.rules[number]]
+    }
+
+    /// The number (in `rules`) of the active rule with id `id`.
+    fn rule_number(&self, id: &str) -> Option<usize> {
+        self.rule_by_id
+            .get_or_init(|| {
+                let mut by_id = HashMap::with_capacity(self.rules.len());
+                for number in 0..self.rules.len() {
+                    // The first in priority order wins, as a scan would find it.
+                    by_id.entry(self.rule(number).id.clone()).or_insert(number);
+                }
+                by_id
+            })
+            .get(id)
+            .copied()
+    }
+
+    /// Whether rule `number` applies everywhere (it has no globs).
+    fn is_global(&self, number: usize) -> bool {
+        self.matchers[number].is_none()
+    }
+
+    /// The matcher of rule `number`'s globs (`None` for a global rule), compiled on first use.
+    fn matcher(&self, number: usize) -> Option<&GlobSet> {
+        let (holder, compiled) = &self.glob_sets[self.matchers[number]?];
+        Some(compiled.get_or_init(|| {
+            crate::scope::matcher(&self.rule(*holder).globs).unwrap_or_else(GlobSet::empty)
+        }))
+    }
+
+    /// How many distinct glob lists have been compiled so far (each is compiled at most once).
+    #[cfg(test)]
+    fn compiled_matchers(&self) -> usize {
+        self.glob_sets
+            .iter()
+            .filter(|(_, compiled)| compiled.get().is_some())
+            .count()
     }
 
     fn view_items(&self) -> impl Iterator<Item = &Item> {

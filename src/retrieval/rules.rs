@@ -32,9 +32,9 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
     // project, nothing applies (before, the outside paths were dropped and every rule was sent).
     let mut applicable = vec![request.paths.is_empty(); catalog.rules.len()];
     if !candidates.is_empty() {
-        for (number, matcher) in catalog.matchers.iter().enumerate() {
-            if matcher.is_none() {
-                applicable[number] = true;
+        for (number, applies) in applicable.iter_mut().enumerate() {
+            if catalog.is_global(number) {
+                *applies = true;
             }
         }
     }
@@ -50,7 +50,7 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
             if applicable[number] {
                 continue;
             }
-            if let Some(matcher) = &catalog.matchers[number] {
+            if let Some(matcher) = catalog.matcher(number) {
                 applicable[number] =
                     applies_with(catalog.rule(number), matcher, candidate, path, *folder).is_some();
             }
@@ -112,26 +112,32 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
         );
     }
     let mut unknown_ids = Vec::new();
+    let mut chosen_ids: HashSet<&str> = chosen.iter().map(|(item, _)| item.id.as_str()).collect();
+    let mut included: HashSet<&str> = HashSet::new();
     for id in &request.include {
-        if chosen.iter().any(|(item, _)| item.id == *id) {
+        if chosen_ids.contains(id.as_str()) {
             continue;
         }
-        match (0..catalog.rules.len())
-            .map(|number| catalog.rule(number))
-            .find(|item| item.id == *id)
-        {
-            Some(item) => {
+        match catalog.rule_number(id) {
+            Some(number) => {
+                let item = catalog.rule(number);
                 chosen.push((item, "asked for with include"));
-                others.retain(|other| other.id != *id);
+                chosen_ids.insert(&item.id);
+                included.insert(&item.id);
             }
             None => unknown_ids.push(id.clone()),
         }
     }
+    if !included.is_empty() {
+        others.retain(|other| !included.contains(other.id.as_str()));
+    }
+    let asked_for: HashSet<&str> = request.include.iter().map(String::as_str).collect();
     let mut already_sent = 0;
     let mut sent = Vec::new();
     for (item, reason) in chosen {
         let key = (project.root.clone(), item.id.clone());
-        if !request.refresh && session.sent.contains(&key) && !request.include.contains(&item.id) {
+        if !request.refresh && session.sent.contains(&key) && !asked_for.contains(item.id.as_str())
+        {
             already_sent += 1;
             continue;
         }

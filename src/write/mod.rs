@@ -316,6 +316,19 @@ impl<'a> State<'a> {
             self.whole_file(path, &markdown.bytes, 0o644, None, old, None);
             return;
         };
+        // The file is already exactly the output (the usual case of a repeated run): its banner
+        // is ours, so provenance need not be worked out; only the mode may still differ.
+        if disk_bytes == markdown.bytes.as_slice() {
+            self.whole_file(
+                path,
+                &markdown.bytes,
+                0o644,
+                disk.zip(disk_mode),
+                old,
+                Some(Provenance::Unedited),
+            );
+            return;
+        }
         let provenance = banner_provenance(disk_bytes);
         let ours = provenance != Provenance::NoBanner
             || old.records_file(path, &sha256_tagged(disk_bytes));
@@ -343,11 +356,8 @@ impl<'a> State<'a> {
 
     fn secret_gate(&self) -> Result<()> {
         for path in &self.secret_paths {
-            let in_block = self.settings.gitignore
-                && self
-                    .ignore_entries
-                    .iter()
-                    .any(|entry| entry == &format!("/{path}"));
+            let in_block =
+                self.settings.gitignore && self.ignore_entries.contains(&format!("/{path}"));
             // An ignore rule does not apply to a file git already tracks: such a file would
             // still be committed with the secret in it.
             if crate::git::is_tracked(self.settings.dir.root(), path)? {

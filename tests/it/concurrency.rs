@@ -27,7 +27,9 @@ fn append_with_retry(server: &mut McpProcess, line: &str) -> usize {
         assert_eq!(read["isError"], false, "{read}");
         let record = &read["structuredContent"];
         let content = format!("{}{line}\n", record["content"].as_str().expect("content"));
-        let update = server.call("update_rule", &json!({"name": "shared", "content": content, "expected_hash": record["hash"]}),
+        let update = server.call(
+            "update_rule",
+            &json!({"name": "shared", "content": content, "expected_hash": record["hash"]}),
         );
         if update["isError"] == false {
             return attempt;
@@ -140,7 +142,9 @@ fn a_writer_waiting_past_the_lock_patience_is_told_to_retry_and_changes_nothing(
     let mut server =
         McpProcess::start(project.path(), &AUTHOR, &[("AI_RULEZ_LOCK_WAIT_MS", "200")]);
     let before = project.read(".ai-rulez/rules/shared.md");
-    let update = server.call("update_rule", &json!({"name": "shared", "content": "# Changed\n"}),
+    let update = server.call(
+        "update_rule",
+        &json!({"name": "shared", "content": "# Changed\n"}),
     );
     assert_eq!(update["isError"], true, "{update}");
     let message = update["content"][0]["text"].as_str().expect("message");
