@@ -352,11 +352,11 @@ impl Loader<'_> {
         }
         // A plain file whose size and time match the cache keeps its parse.
         let cache_key = tree.dir.root().join(relative);
-        let stamp = tree
-            .dir
-            .info(relative)
-            .ok()
-            .flatten()
+        // Without a cache (every CLI run) the stamp is not needed: one system call less per file.
+        let stamp = self
+            .cache
+            .as_ref()
+            .and_then(|_| tree.dir.info(relative).ok().flatten())
             .filter(|info| info.kind == EntryKind::File)
             .map(|info| (info.len, info.modified));
         if let (Some((length, modified)), Some(cache)) = (stamp, self.cache.as_deref())

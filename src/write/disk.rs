@@ -82,6 +82,35 @@ pub(super) fn read_output(dir: &ProjectDir, relative: &str) -> Result<Option<(Ve
     dir.read(relative, MAX_OUTPUT_BYTES)
 }
 
+/// What is at one output path: (bytes, permission bits), `None` when absent.
+pub(super) type Found = Result<Option<(Vec<u8>, u32)>>;
+
+/// Reads what is on disk at every output path (see [`read_output`]), on two threads: the work is
+/// system calls, and a large project has hundreds of thousands of outputs. Results are in the
+/// order of `outputs`.
+pub(super) fn read_outputs(dir: &ProjectDir, outputs: &[&crate::plan::Output]) -> Vec<Found> {
+    let half = outputs.len().div_ceil(2);
+    let (first, second) = outputs.split_at(half);
+    let read_all = |part: &[&crate::plan::Output]| -> Vec<Found> {
+        part.iter()
+            .map(|output| read_output(dir, &output.path))
+            .collect()
+    };
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| read_all(second));
+        let mut results = read_all(first);
+        match worker.join() {
+            Ok(rest) => results.extend(rest),
+            Err(_) => results.extend(second.iter().map(|_| {
+                Err(Error::Usage(
+                    "a reader thread stopped unexpectedly".to_owned(),
+                ))
+            })),
+        }
+        results
+    })
+}
+
 /// The permission bits of a file, if one is there.
 pub(super) fn current_mode(dir: &ProjectDir, relative: &str) -> Option<u32> {
     dir.info(relative).ok().flatten().map(|info| info.mode)

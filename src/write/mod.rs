@@ -19,7 +19,7 @@ use crate::manifest::Manifest;
 use crate::plan::{Content, Markdown, Plan};
 
 pub use disk::write_file;
-use disk::{perform_all, read_manifest, read_output};
+use disk::{perform_all, read_manifest};
 pub use section::section_body;
 
 /// What to do with the analysis.
@@ -169,8 +169,13 @@ pub fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) -> Resu
         secrets_resolved: mode != Mode::Check,
     };
     if !settings.clean {
-        for output in plan.outputs.values() {
-            state.output(&output.path, &output.content, &old_manifest)?;
+        // Read in chunks on two threads, analysed in order: bounded memory, half the wait.
+        let outputs: Vec<&crate::plan::Output> = plan.outputs.values().collect();
+        for chunk in outputs.chunks(4096) {
+            let found = disk::read_outputs(settings.dir, chunk);
+            for (output, found) in chunk.iter().zip(found) {
+                state.output(&output.path, &output.content, found?, &old_manifest)?;
+            }
         }
     }
     state.orphans(plan, &old_manifest)?;
@@ -229,8 +234,13 @@ impl<'a> State<'a> {
         });
     }
 
-    fn output(&mut self, path: &str, content: &'a Content, old: &Manifest) -> Result<()> {
-        let found = read_output(self.settings.dir, path)?;
+    fn output(
+        &mut self,
+        path: &str,
+        content: &'a Content,
+        found: Option<(Vec<u8>, u32)>,
+        old: &Manifest,
+    ) -> Result<()> {
         let disk_mode = found.as_ref().map(|(_, mode)| *mode);
         let disk = found.map(|(bytes, _)| bytes);
         match content {
