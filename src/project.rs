@@ -209,8 +209,8 @@ fn check_includes(root: &Path, config_relative: &str, config: &mut Config) -> Ve
 
 /// When `folder` is a symlink whose target lies outside `root`, that target for messages.
 fn symlink_outside(root: &Path, folder: &Path) -> Option<String> {
-    let is_link = fs_err::symlink_metadata(folder)
-        .is_ok_and(|metadata| metadata.file_type().is_symlink());
+    let is_link =
+        fs_err::symlink_metadata(folder).is_ok_and(|metadata| metadata.file_type().is_symlink());
     if !is_link {
         return None;
     }

@@ -244,7 +244,9 @@ pub fn check_globs(key: &str, patterns: &[String]) -> Result<(), String> {
         try_expand_braces(pattern).map_err(describe)?;
         compile(std::slice::from_ref(pattern)).map_err(describe)?;
     }
-    compile(patterns).map(|_| ()).map_err(|reason| format!("`{key}`: {reason}"))
+    compile(patterns)
+        .map(|_| ())
+        .map_err(|reason| format!("`{key}`: {reason}"))
 }
 
 /// Checks a `targets` list (`key` names it in the message): within the limits of
@@ -334,8 +336,9 @@ pub fn compile(patterns: &[String]) -> Result<GlobSet, String> {
     let mut builder = GlobSetBuilder::new();
     for (index, pattern) in patterns.iter().enumerate() {
         let pattern = pattern.trim_start_matches("./");
-        check_pattern_size(pattern)
-            .map_err(|reason| format!("pattern {} (`{}`): {reason}", index + 1, preview(pattern)))?;
+        check_pattern_size(pattern).map_err(|reason| {
+            format!("pattern {} (`{}`): {reason}", index + 1, preview(pattern))
+        })?;
         let anchored = if pattern.contains('/') {
             pattern.trim_start_matches('/').to_owned()
         } else {

@@ -305,7 +305,8 @@ pub(crate) fn interpret(
     };
     // Limits and glob syntax are checked here, where every item passes (loading, and MCP
     // writes through `check`), so nothing later compiles an unchecked pattern.
-    crate::scope::check_targets("targets", &targets).map_err(|message| error("targets", message))?;
+    crate::scope::check_targets("targets", &targets)
+        .map_err(|message| error("targets", message))?;
     let globs_source = if values.contains_key("scope") && !values.contains_key(globs_key) {
         "scope"
     } else {
