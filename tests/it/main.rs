@@ -2,6 +2,7 @@
 
 mod bug_cases;
 mod corpus;
+mod fuzz;
 mod golden;
 mod hostile;
 mod lint;
