@@ -8,4 +8,5 @@ mod hostile;
 mod lint;
 mod lock;
 mod mcp;
+mod robustness;
 mod support;
