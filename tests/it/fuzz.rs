@@ -538,6 +538,40 @@ const BODY_PIECES: &[&str] = &[
     "`",
 ];
 
+const MCP_PIECES: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    ",",
+    "\"",
+    "\"mcpServers\"",
+    "\"servers\"",
+    "\"mcp\"",
+    "\"s\"",
+    "\"command\"",
+    "\"npx\"",
+    "null",
+    "1",
+    "//",
+    "/*",
+    "*/",
+    "${",
+    "${X}",
+    "${HOME}",
+    "$",
+    "\n",
+    "[mcp_servers]\n",
+    "[mcp_servers.s]\n",
+    "mcp_servers = 5\n",
+    "command = \"c\"\n",
+    "{\"version\":1,\"files\":{",
+    "\"CLAUDE.md\":",
+    "\"sha256:00\"",
+    "\"../x\"",
+];
+
 const PRESETS: &[&str] = &[
     "amp",
     "antigravity",
@@ -611,7 +645,14 @@ fn project_case() -> impl Strategy<Value = ProjectCase> {
     let config = (
         proptest::sample::subsequence(PRESETS, 1..4),
         any::<bool>(),
-        prop_oneof![8 => Just(String::new()), 1 => tricky_text(TOML_PIECES, 12)],
+        prop_oneof![
+            6 => Just(String::new()),
+            2 => tricky_text(MCP_PIECES, 6).prop_map(|env| format!(
+                "[[mcp_servers]]\nname = \"s\"\ncommand = \"npx\"\nargs = [\"x\"]\nenv = {{ K = {} }}\n",
+                json!(env)
+            )),
+            1 => tricky_text(TOML_PIECES, 12),
+        ],
     )
         .prop_map(|(presets, agents_md, extra)| {
             let presets: Vec<String> = presets.iter().map(|name| format!("\"{name}\"")).collect();
@@ -649,9 +690,20 @@ fn project_case() -> impl Strategy<Value = ProjectCase> {
                 ".gitignore",
                 ".cursor/rules/a.mdc",
                 ".mcp.json",
+                ".codex/config.toml",
+                ".cursor/mcp.json",
+                ".gemini/settings.json",
+                "opencode.json",
+                ".vscode/mcp.json",
+                ".ai-rulez/ai-rulez.lock",
+                ".ai-rulez/.generated-manifest.json",
             ][..],
         ),
-        tricky_text(BODY_PIECES, 24),
+        prop_oneof![
+            tricky_text(BODY_PIECES, 24),
+            tricky_text(TOML_PIECES, 24),
+            tricky_text(MCP_PIECES, 24),
+        ],
     ))
     .prop_map(|existing| existing.map(|(path, text)| (path.to_owned(), text.into_bytes())));
     (config, proptest::collection::vec(item, 1..3), existing)

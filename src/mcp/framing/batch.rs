@@ -193,7 +193,9 @@ impl Exchange {
         let Some((batch, slot, id)) = gathering.routes.remove(&private) else {
             return Some(line);
         };
-        reply["id"] = id;
+        if let Some(object) = reply.as_object_mut() {
+            object.insert("id".to_owned(), id);
+        }
         let finished = gathering
             .batches
             .get_mut(&batch)
@@ -268,10 +270,10 @@ pub fn plan(entries: Vec<Value>, version: Option<&str>, batch: u64) -> BatchPlan
             Check::Reply(reply) => slots.push(Some(reply)),
             Check::Skip => {}
             Check::Forward => {
-                if is_request {
+                if is_request && let Some(object) = entry.as_object_mut() {
                     let private = format!("{PRIVATE_ID_PREFIX}{batch}:{}", slots.len());
-                    routes.push((private.clone(), slots.len(), entry["id"].clone()));
-                    entry["id"] = Value::String(private);
+                    let id = object.insert("id".to_owned(), Value::String(private.clone()));
+                    routes.push((private, slots.len(), id.unwrap_or_default()));
                     slots.push(None);
                 }
                 let mut line = entry.to_string().into_bytes();
