@@ -1,8 +1,10 @@
 //! Property-based fuzzing on stable Rust (proptest) of the readers that take user or client
 //! input: the frontmatter reader (and the item checks behind it), the config reader (TOML and
-//! v3 YAML), glob and scope compilation, and the MCP line framing. Each target asserts that
-//! nothing panics and that the result has the right shape: a parse, or an error naming the
-//! file; for the framing, a reply that carries the request's id or a message rmcp can read.
+//! v3 YAML), glob and scope compilation, and the MCP line framing; then, end to end, a whole
+//! project through generate, lock, validate, scan, retrieval and clean, and random tool calls
+//! to a running `ai-rulez mcp`. Each target asserts that nothing panics and that the result has
+//! the right shape: a parse, or an error naming the file; for the framing, a reply that carries
+//! the request's id or a message rmcp can read; for the server, a reply to every call.
 //!
 //! `cargo test` runs a few cases per target (4 to 48, a few seconds in all);
 //! `AI_RULEZ_FUZZ_CASES` sets the count and `AI_RULEZ_FUZZ_SECONDS` bounds each target's time
@@ -762,4 +764,223 @@ fn fuzz_whole_project_pipeline() {
         let _clean = ai_rulez::generate::clean(root, Mode::Write, &mut warnings);
         Ok(())
     });
+}
+
+/// Values for tool arguments: realistic words, paths and item texts, tricky text, and values of
+/// the wrong type.
+fn argument_value() -> BoxedStrategy<Value> {
+    let text = prop_oneof![
+        3 => proptest::sample::select(
+            &["a", "style", "d", "src/a.rs", ".", "..", "/", "../..", "sub", "high", "claude",
+              "inline", "split", "p", "---\ntitle: T\n---\nBody.\n",
+              "---\nglobs: [\"src/**\"]\n---\nx\n", "sha256:00"][..]
+        )
+        .prop_map(Value::from),
+        2 => tricky_text(YAML_PIECES, 12).prop_map(Value::String),
+        1 => tricky_text(GLOB_PIECES, 12).prop_map(Value::String),
+    ];
+    prop_oneof![
+        6 => text.clone(),
+        2 => proptest::collection::vec(text, 0..3).prop_map(Value::Array),
+        1 => any::<bool>().prop_map(Value::Bool),
+        1 => any::<u32>().prop_map(Value::from),
+        1 => Just(Value::Null),
+    ]
+    .boxed()
+}
+
+/// A value for an argument of JSON type `kind` (`string`, `array`, `boolean`, `integer`), of the
+/// right type most of the time.
+fn typed_value(kind: &str) -> BoxedStrategy<Value> {
+    let right = match kind {
+        "boolean" => any::<bool>().prop_map(Value::Bool).boxed(),
+        "integer" => prop_oneof![0..300_u32, any::<u32>()]
+            .prop_map(Value::from)
+            .boxed(),
+        "array" => proptest::collection::vec(argument_value(), 0..3)
+            .prop_map(|values| {
+                Value::Array(
+                    values
+                        .into_iter()
+                        .map(|value| match value {
+                            Value::String(_) => value,
+                            other => Value::String(other.to_string()),
+                        })
+                        .collect(),
+                )
+            })
+            .boxed(),
+        _ => argument_value()
+            .prop_map(|value| match value {
+                Value::String(_) => value,
+                other => Value::String(other.to_string()),
+            })
+            .boxed(),
+    };
+    prop_oneof![9 => right, 1 => argument_value()].boxed()
+}
+
+/// A tool's name, its arguments with their JSON types, and the required ones.
+type ToolShape = (String, Vec<(String, String)>, Vec<String>);
+
+/// One tool call: a tool's name and arguments drawn from that tool's own input schema (its
+/// required arguments usually present, values usually of the declared type), now and then with
+/// a stray argument.
+fn tool_call() -> impl Strategy<Value = (String, Value)> {
+    let tools: Vec<ToolShape> = ai_rulez::mcp::tools::all_tools()
+        .into_iter()
+        .map(|tool| {
+            let schema = Value::Object((*tool.input_schema).clone());
+            let mut properties: Vec<(String, String)> = schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|properties| {
+                    properties
+                        .iter()
+                        .map(|(name, property)| {
+                            let kind = match &property["type"] {
+                                Value::String(kind) => kind.clone(),
+                                Value::Array(kinds) => kinds
+                                    .iter()
+                                    .filter_map(Value::as_str)
+                                    .find(|kind| *kind != "null")
+                                    .unwrap_or("string")
+                                    .to_owned(),
+                                _ => "string".to_owned(),
+                            };
+                            (name.clone(), kind)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let required = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|names| {
+                    names
+                        .iter()
+                        .filter_map(|name| name.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            properties.push(("stray".to_owned(), "string".to_owned()));
+            (tool.name.to_string(), properties, required)
+        })
+        .collect();
+    (0..tools.len()).prop_flat_map(move |index| {
+        let (name, properties, required) = tools[index].clone();
+        let fields: Vec<BoxedStrategy<Option<(String, Value)>>> = properties
+            .into_iter()
+            .map(|(key, kind)| {
+                let presence = if required.contains(&key) {
+                    0.9
+                } else if key == "stray" || key == "working_directory" {
+                    0.05
+                } else {
+                    0.4
+                };
+                proptest::option::weighted(presence, typed_value(&kind))
+                    .prop_map(move |value| value.map(|value| (key.clone(), value)))
+                    .boxed()
+            })
+            .collect();
+        (Just(name), fields).prop_map(|(name, fields)| {
+            (name, Value::Object(fields.into_iter().flatten().collect()))
+        })
+    })
+}
+
+/// A server process shared by every case of the MCP target.
+struct McpProcess {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::sync::mpsc::Receiver<String>,
+    next_id: u64,
+}
+
+impl McpProcess {
+    fn start(dir: &std::path::Path) -> Self {
+        use std::io::BufRead as _;
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ai-rulez"))
+            .args(["mcp", "--root"])
+            .arg(dir)
+            .current_dir(dir)
+            .env("HOME", dir)
+            .env_remove("RUST_LOG")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start ai-rulez mcp");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take().expect("stdin");
+        let mut process = Self {
+            child,
+            stdin,
+            lines,
+            next_id: 1,
+        };
+        let reply = process.ask(
+            "initialize",
+            &json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "fuzz", "version": "0"}}),
+        );
+        assert!(reply.get("result").is_some(), "{reply}");
+        process.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        process
+    }
+
+    fn send(&mut self, message: &Value) {
+        use std::io::Write as _;
+        writeln!(self.stdin, "{message}").expect("the server reads its input");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Sends a request and returns its reply; a dead server fails the case.
+    fn ask(&mut self, method: &str, params: &Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let line = self
+            .lines
+            .recv_timeout(Duration::from_mins(1))
+            .unwrap_or_else(|_| panic!("no reply to {method} {params}: the server died or hangs"));
+        let reply: Value = serde_json::from_str(&line).expect("a JSON reply");
+        assert_eq!(reply["id"], id, "{reply}");
+        reply
+    }
+}
+
+#[test]
+fn fuzz_mcp_tool_calls_over_stdio() {
+    let project = crate::support::Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "name = \"fuzz\"\npresets = [\"claude\", \"cursor\"]\n",
+    );
+    project.write(".ai-rulez/rules/style.md", "# Style\n\nKeep it short.\n");
+    let process = std::cell::RefCell::new(McpProcess::start(project.path()));
+    fuzz("mcp", 24, tool_call(), |(name, arguments)| {
+        let reply = process
+            .borrow_mut()
+            .ask("tools/call", &json!({"name": name, "arguments": arguments}));
+        let result = &reply["result"];
+        prop_assert!(
+            result["isError"].is_boolean() || reply["error"]["code"].is_i64(),
+            "{reply}"
+        );
+        Ok(())
+    });
+    let mut process = process.into_inner();
+    drop(process.stdin);
+    assert_eq!(process.child.wait().expect("exit").code(), Some(0));
 }
