@@ -2,7 +2,7 @@
 //! brace expansion for presets whose glob strings are comma-separated, and matching a path.
 //! This is the one selector used by generation, and later by `explain` and MCP `get_rules`.
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use serde_json::Value;
 
 use crate::limits;
@@ -227,8 +227,11 @@ fn check_list(key: &str, patterns: &[String]) -> Result<(), String> {
 }
 
 /// Checks a `paths`/`globs`/`scope` list the way it is used: within the limits of
-/// [`crate::limits`], each pattern expands within [`limits::MAX_BRACE_EXPANSIONS`], and the whole
-/// list compiles into one matcher. `key` names the frontmatter key in the message.
+/// [`crate::limits`], each pattern expands within [`limits::MAX_BRACE_EXPANSIONS`], and each is
+/// a valid glob. `key` names the frontmatter key in the message. Only the glob syntax is parsed
+/// here (cheap, so loading a large tree stays fast); the limits keep every accepted list's
+/// compiled matcher under the glob library's own size limit, as a unit test below shows for the
+/// costliest patterns.
 ///
 /// Errors: a sentence naming the key, the 1-based pattern and what is wrong with it.
 pub fn check_globs(key: &str, patterns: &[String]) -> Result<(), String> {
@@ -242,21 +245,19 @@ pub fn check_globs(key: &str, patterns: &[String]) -> Result<(), String> {
             )
         };
         try_expand_braces(pattern).map_err(describe)?;
-        compile(std::slice::from_ref(pattern)).map_err(describe)?;
+        anchored_glob(pattern).map_err(describe)?;
     }
-    compile(patterns)
-        .map(|_| ())
-        .map_err(|reason| format!("`{key}`: {reason}"))
+    Ok(())
 }
 
 /// Checks a `targets` list (`key` names it in the message): within the limits of
-/// [`crate::limits`], and every entry, as it is used as a glob, compiles (see [`target_matches`]).
+/// [`crate::limits`], and every entry, read as the glob [`target_matches`] uses, is valid.
 ///
 /// Errors: a sentence naming the key, the 1-based entry and what is wrong with it.
 pub fn check_targets(key: &str, targets: &[String]) -> Result<(), String> {
     check_list(key, targets)?;
     for (index, target) in targets.iter().enumerate() {
-        target_matcher(&normalize_target(target)).map_err(|reason| {
+        target_glob(&normalize_target(target)).map_err(|reason| {
             format!(
                 "`{key}` pattern {} (`{}`): {reason}",
                 index + 1,
@@ -293,14 +294,34 @@ pub fn target_matches(target: &str, path: &str) -> bool {
     target_matcher(target).is_ok_and(|matcher| matcher.is_match(path))
 }
 
-fn target_matcher(target: &str) -> Result<GlobSet, String> {
+/// A `targets` entry as a glob in which `*` may cross folders.
+fn target_glob(target: &str) -> Result<Glob, String> {
     check_pattern_size(target)?;
-    let glob = GlobBuilder::new(target)
+    GlobBuilder::new(target)
         .build()
-        .map_err(|error| describe_glob_error(error.kind()))?;
+        .map_err(|error| describe_glob_error(error.kind()))
+}
+
+fn target_matcher(target: &str) -> Result<GlobSet, String> {
     let mut builder = GlobSetBuilder::new();
-    builder.add(glob);
+    builder.add(target_glob(target)?);
     builder
+        .build()
+        .map_err(|error| describe_glob_error(error.kind()))
+}
+
+/// A `paths`/`globs` pattern as the glob [`compile`] uses: without `/` it matches the file name
+/// at any depth, with `/` it is anchored at the project root; `*` never crosses `/`.
+fn anchored_glob(pattern: &str) -> Result<Glob, String> {
+    let pattern = pattern.trim_start_matches("./");
+    check_pattern_size(pattern)?;
+    let anchored = if pattern.contains('/') {
+        pattern.trim_start_matches('/').to_owned()
+    } else {
+        format!("**/{pattern}")
+    };
+    GlobBuilder::new(&anchored)
+        .literal_separator(true)
         .build()
         .map_err(|error| describe_glob_error(error.kind()))
 }
@@ -335,19 +356,9 @@ pub fn matcher(patterns: &[String]) -> Option<GlobSet> {
 pub fn compile(patterns: &[String]) -> Result<GlobSet, String> {
     let mut builder = GlobSetBuilder::new();
     for (index, pattern) in patterns.iter().enumerate() {
-        let pattern = pattern.trim_start_matches("./");
-        check_pattern_size(pattern).map_err(|reason| {
+        let glob = anchored_glob(pattern).map_err(|reason| {
             format!("pattern {} (`{}`): {reason}", index + 1, preview(pattern))
         })?;
-        let anchored = if pattern.contains('/') {
-            pattern.trim_start_matches('/').to_owned()
-        } else {
-            format!("**/{pattern}")
-        };
-        let glob = GlobBuilder::new(&anchored)
-            .literal_separator(true)
-            .build()
-            .map_err(|error| describe_glob_error(error.kind()))?;
         builder.add(glob);
     }
     builder
@@ -385,6 +396,62 @@ mod tests {
         );
         assert_eq!(expand_braces("{a,b{c,d}}.rs"), ["a.rs", "bc.rs", "bd.rs"]);
         assert_eq!(expand_braces("x{y"), ["x{y"]);
+    }
+
+    #[test]
+    fn the_limits_keep_the_costliest_lists_within_the_glob_librarys_compiled_size() {
+        // The constructs that compile to the most automaton per byte, filling every pattern of
+        // a list at both count and length limits.
+        let eight_groups = "{*,?}".repeat(8);
+        let nested = "{*,{*,{*,{*,{*,{*,{*,{*,?}}}}}}}}";
+        for (head, unit) in [
+            ("", "*a"),
+            ("", "[\u{80}-\u{10FFFF}]"),
+            ("", "*/"),
+            (eight_groups.as_str(), "*a"),
+            (nested, "*?"),
+        ] {
+            let repeated = format!(
+                "{head}{}",
+                unit.repeat(limits::MAX_PATTERN_BYTES / unit.len())
+            );
+            let list: Vec<String> = (0..limits::MAX_PATTERNS_PER_KEY)
+                .map(|index| {
+                    let mut pattern = format!("{index}{repeated}");
+                    while pattern.len() > limits::MAX_PATTERN_BYTES {
+                        pattern.pop();
+                    }
+                    pattern
+                })
+                .collect();
+            assert_eq!(check_globs("paths", &list), Ok(()), "{unit}");
+            assert!(compile(&list).is_ok(), "{unit}");
+        }
+    }
+
+    #[test]
+    fn over_the_limits_is_an_error_naming_the_limit() {
+        assert_eq!(
+            check_globs("paths", &["a".repeat(1025)]),
+            Err(format!(
+                "`paths` pattern 1 (`{}…`): it is 1025 bytes long, over the limit of 1024 bytes per pattern; shorten it or split it into several patterns",
+                "a".repeat(40)
+            ))
+        );
+        assert_eq!(
+            try_expand_braces(&"{a,b}".repeat(9)).map(|list| list.len()),
+            Err("its `{a,b}` alternatives expand to more than 256 patterns, the limit; list fewer alternatives".to_owned())
+        );
+        assert_eq!(
+            try_expand_braces(&"{a,b}".repeat(8)).map(|list| list.len()),
+            Ok(256)
+        );
+        assert_eq!(
+            check_targets("targets", &["src/[a".to_owned()]),
+            Err("`targets` pattern 1 (`src/[a`): not a valid glob: unclosed character class; missing ']'".to_owned())
+        );
+        assert!(!target_matches(&"*a".repeat(100_000), "a"));
+        assert_eq!(expand_braces("{x}{a,b}"), ["{x}a", "{x}b"]);
     }
 
     #[test]
