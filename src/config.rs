@@ -39,6 +39,8 @@ pub struct Include {
     pub source: String,
     /// Sub-directory inside the source.
     pub path: Option<String>,
+    /// Where the entry sits in the config, such as `includes[0]`, for messages.
+    pub key: String,
 }
 
 /// The typed configuration. Defaults follow the v4 trees found in real repositories.
@@ -460,6 +462,8 @@ impl Reader<'_> {
                     Some(targets) => self.string_list(targets, &format!("{at}.targets"))?,
                     None => Vec::new(),
                 };
+                crate::scope::check_targets(&format!("{at}.targets"), &targets)
+                    .map_err(|message| Error::invalid(self.path, None, message))?;
                 Ok(InlineItem {
                     name: name.clone(),
                     priority,
@@ -626,6 +630,7 @@ impl Reader<'_> {
                 name,
                 source: source.trim_start_matches("file://").to_owned(),
                 path: self.optional_string(table, "path")?,
+                key: at,
             });
         }
         Ok(includes)

@@ -20,6 +20,7 @@ pub mod git;
 pub mod gitignore;
 pub mod hash;
 pub mod init;
+pub mod limits;
 pub mod lint;
 pub mod lock;
 pub mod manifest;

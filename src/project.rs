@@ -152,7 +152,8 @@ pub fn load_lenient_cached(
     // The same located message as for content files: line and column of the first bad byte.
     let text = crate::frontmatter::decode_utf8(config_relative, &bytes)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let config = config::parse(config_relative, text, yaml, warnings)?;
+    let mut config = config::parse(config_relative, text, yaml, warnings)?;
+    let include_errors = check_includes(&root, config_relative, &mut config);
     let config_dir = config_path
         .parent()
         .map_or_else(|| root.clone(), Path::to_path_buf);
@@ -169,6 +170,7 @@ pub fn load_lenient_cached(
         warnings,
         cache,
     );
+    let errors = include_errors.into_iter().chain(errors).collect();
     Ok((
         Project {
             root,
@@ -192,6 +194,78 @@ impl Project {
         let (bytes, _) = self.dir.read(relative, 8 * 1024 * 1024).ok()??;
         String::from_utf8(bytes).ok()
     }
+}
+
+/// Checks each `[[includes]]` entry of `config` before the tree is loaded and keeps only those
+/// whose folder can be read, so that a fault is reported against the config file (`config_relative`)
+/// and the entry's key with the value as written. An include is read from the folder its
+/// `source` (relative to `root`) and optional `path` name, or from `.ai-rulez/` inside it; that
+/// folder must exist and must not be a symlink that leaves the project (the same rule as for
+/// every folder of the tree).
+///
+/// Returns one [`Error::Invalid`] per dropped entry, in config order.
+fn check_includes(root: &Path, config_relative: &str, config: &mut Config) -> Vec<Error> {
+    let mut errors = Vec::new();
+    config.includes.retain(|include| {
+        let source = root.join(&include.source);
+        let folder = include
+            .path
+            .as_ref()
+            .map_or_else(|| source.clone(), |path| source.join(path));
+        // The key that holds the fault: `path` only when `source` itself is a readable folder.
+        let (key, written, relative_to) = match &include.path {
+            Some(path) if source.is_dir() => (
+                format!("{}.path", include.key),
+                format!("{path:?} (inside {:?})", include.source),
+                "`path` is relative to `source`",
+            ),
+            _ => (
+                format!("{}.source", include.key),
+                format!("{:?}", include.source),
+                "`source` is relative to the project root",
+            ),
+        };
+        let wrapped = folder.join(".ai-rulez");
+        let base = if wrapped.is_dir() { wrapped } else { folder };
+        let problem = if fs_err::symlink_metadata(&base).is_err() {
+            format!("does not exist ({relative_to}); fix it or remove the include")
+        } else if !base.is_dir() {
+            "is not a folder; name a folder or remove the include".to_owned()
+        } else if let Some(target) = symlink_outside(root, &base) {
+            format!(
+                "is a symlink to {target}, outside the project; the tree is read only through real folders, so name that folder itself or remove the include"
+            )
+        } else {
+            return true;
+        };
+        errors.push(Error::invalid(
+            config_relative,
+            None,
+            format!("`{key}` = {written} {problem}"),
+        ));
+        false
+    });
+    errors
+}
+
+/// When `folder` is a symlink whose target lies outside `root`, that target for messages.
+fn symlink_outside(root: &Path, folder: &Path) -> Option<String> {
+    let is_link =
+        fs_err::symlink_metadata(folder).is_ok_and(|metadata| metadata.file_type().is_symlink());
+    if !is_link {
+        return None;
+    }
+    let target = fs_err::canonicalize(folder).ok();
+    let inside = match (&target, fs_err::canonicalize(root)) {
+        (Some(target), Ok(root)) => target.starts_with(root),
+        _ => false,
+    };
+    (!inside).then(|| {
+        target.map_or_else(
+            || "a folder that cannot be resolved".to_owned(),
+            |target| target.display().to_string(),
+        )
+    })
 }
 
 /// The items one generation run uses.

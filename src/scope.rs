@@ -2,8 +2,10 @@
 //! brace expansion for presets whose glob strings are comma-separated, and matching a path.
 //! This is the one selector used by generation, and later by `explain` and MCP `get_rules`.
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use serde_json::Value;
+
+use crate::limits;
 
 /// Splits a `paths`/`globs` value into patterns: a YAML list, or one string with commas between
 /// patterns. Commas inside `{}` or `[]` do not split, `\,` stays a literal comma, patterns are
@@ -44,7 +46,7 @@ pub fn split_globs(value: &Value) -> Option<Vec<String>> {
 fn split_comma_string(text: &str) -> Vec<String> {
     let mut parts = Vec::new();
     let mut current = String::new();
-    let mut depth = 0_i32;
+    let mut depth = 0_usize;
     let mut characters = text.chars().peekable();
     while let Some(character) = characters.next() {
         match character {
@@ -57,10 +59,10 @@ fn split_comma_string(text: &str) -> Vec<String> {
                 current.push(character);
             }
             '}' | ']' => {
-                depth -= 1;
+                depth = depth.saturating_sub(1);
                 current.push(character);
             }
-            ',' if depth <= 0 => parts.push(std::mem::take(&mut current)),
+            ',' if depth == 0 => parts.push(std::mem::take(&mut current)),
             _ => current.push(character),
         }
     }
@@ -87,13 +89,34 @@ pub fn scope_globs(scope: &str) -> Option<Vec<String>> {
 }
 
 /// Expands `{a,b}` alternatives: `src/**/*.{ts,tsx}` → `src/**/*.ts`, `src/**/*.tsx`. Nested
-/// braces expand recursively; an unbalanced brace is kept literally.
+/// braces expand recursively; a group without a comma (`{x}`) and an unbalanced brace are kept
+/// literally. A pattern whose expansion would break a limit (see [`try_expand_braces`]) is
+/// returned unexpanded; loading refuses such patterns, so this only guards other callers.
 #[must_use]
 pub fn expand_braces(pattern: &str) -> Vec<String> {
-    let Some(open) = pattern.find('{') else {
-        return vec![pattern.to_owned()];
+    try_expand_braces(pattern).unwrap_or_else(|_| vec![pattern.to_owned()])
+}
+
+/// [`expand_braces`], refusing input that would cost too much: longer than
+/// [`limits::MAX_PATTERN_BYTES`], nested deeper than [`limits::MAX_PATTERN_NESTING`], or
+/// expanding to more than [`limits::MAX_BRACE_EXPANSIONS`] patterns.
+///
+/// Errors: a sentence saying which limit the pattern breaks.
+pub fn try_expand_braces(pattern: &str) -> Result<Vec<String>, String> {
+    check_pattern_size(pattern)?;
+    let mut expanded = Vec::new();
+    expand_from(pattern, 0, &mut expanded)?;
+    Ok(expanded)
+}
+
+/// Expands the first brace group at or after byte `from` and recurses on each alternative. The
+/// recursion depth is bounded by the number of `{` in the pattern (each level consumes one), and
+/// the output by [`limits::MAX_BRACE_EXPANSIONS`], checked before each push.
+fn expand_from(pattern: &str, from: usize, expanded: &mut Vec<String>) -> Result<(), String> {
+    let Some(open) = pattern[from..].find('{').map(|offset| from + offset) else {
+        return push_expansion(pattern, expanded);
     };
-    let mut depth = 0;
+    let mut depth = 0_usize;
     let mut close = None;
     let mut splits = Vec::new();
     for (index, character) in pattern[open..].char_indices() {
@@ -111,53 +134,236 @@ pub fn expand_braces(pattern: &str) -> Vec<String> {
         }
     }
     let Some(close) = close else {
-        return vec![pattern.to_owned()];
+        return push_expansion(pattern, expanded);
     };
     if splits.is_empty() {
-        return expand_braces(&format!(
-            "{}\u{0}{}",
-            &pattern[..close],
-            &pattern[close + 1..]
-        ))
-        .into_iter()
-        .map(|expanded| expanded.replacen('\u{0}', "}", 1))
-        .collect();
+        // `{x}` stays as written; groups inside and after it still expand.
+        return expand_from(pattern, open + 1, expanded);
     }
     let prefix = &pattern[..open];
     let suffix = &pattern[close + 1..];
     let mut bounds = vec![open];
     bounds.extend(&splits);
     bounds.push(close);
-    let mut expanded = Vec::new();
     for window in bounds.windows(2) {
         let alternative = &pattern[window[0] + 1..window[1]];
-        expanded.extend(expand_braces(&format!("{prefix}{alternative}{suffix}")));
+        expand_from(&format!("{prefix}{alternative}{suffix}"), open, expanded)?;
     }
-    expanded
+    Ok(())
+}
+
+fn push_expansion(pattern: &str, expanded: &mut Vec<String>) -> Result<(), String> {
+    if expanded.len() == limits::MAX_BRACE_EXPANSIONS {
+        return Err(format!(
+            "its `{{a,b}}` alternatives expand to more than {} patterns, the limit; list fewer alternatives",
+            limits::MAX_BRACE_EXPANSIONS
+        ));
+    }
+    expanded.push(pattern.to_owned());
+    Ok(())
+}
+
+/// Checks the size and nesting of one pattern before any costly work is done with it.
+fn check_pattern_size(pattern: &str) -> Result<(), String> {
+    if pattern.len() > limits::MAX_PATTERN_BYTES {
+        return Err(format!(
+            "it is {} bytes long, over the limit of {} bytes per pattern; shorten it or split it into several patterns",
+            pattern.len(),
+            limits::MAX_PATTERN_BYTES
+        ));
+    }
+    let mut depth = 0_usize;
+    let mut deepest = 0_usize;
+    let mut characters = pattern.chars();
+    while let Some(character) = characters.next() {
+        match character {
+            '\\' => {
+                characters.next();
+            }
+            '{' | '[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            '}' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if deepest > limits::MAX_PATTERN_NESTING {
+        return Err(format!(
+            "its `{{}}`/`[]` groups nest {deepest} deep, over the limit of {}; flatten them",
+            limits::MAX_PATTERN_NESTING
+        ));
+    }
+    Ok(())
+}
+
+/// The start of `pattern` for messages: at most 40 characters, with `…` when cut.
+fn preview(pattern: &str) -> String {
+    match pattern.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &pattern[..cut]),
+        None => pattern.to_owned(),
+    }
+}
+
+/// Checks the count of a list and the size of each entry; the message names the key.
+fn check_list(key: &str, patterns: &[String]) -> Result<(), String> {
+    if patterns.len() > limits::MAX_PATTERNS_PER_KEY {
+        return Err(format!(
+            "`{key}` lists {} patterns, over the limit of {} per key; merge them (for example with `{{a,b}}` or `**`) or split the item",
+            patterns.len(),
+            limits::MAX_PATTERNS_PER_KEY
+        ));
+    }
+    for (index, pattern) in patterns.iter().enumerate() {
+        check_pattern_size(pattern).map_err(|reason| {
+            format!(
+                "`{key}` pattern {} (`{}`): {reason}",
+                index + 1,
+                preview(pattern)
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// Checks a `paths`/`globs`/`scope` list the way it is used: within the limits of
+/// [`crate::limits`], each pattern expands within [`limits::MAX_BRACE_EXPANSIONS`], and each is
+/// a valid glob. `key` names the frontmatter key in the message. Only the glob syntax is parsed
+/// here (cheap, so loading a large tree stays fast); the limits keep every accepted list's
+/// compiled matcher under the glob library's own size limit, as a unit test below shows for the
+/// costliest patterns.
+///
+/// Errors: a sentence naming the key, the 1-based pattern and what is wrong with it.
+pub fn check_globs(key: &str, patterns: &[String]) -> Result<(), String> {
+    check_list(key, patterns)?;
+    for (index, pattern) in patterns.iter().enumerate() {
+        let describe = |reason: String| {
+            format!(
+                "`{key}` pattern {} (`{}`): {reason}",
+                index + 1,
+                preview(pattern)
+            )
+        };
+        try_expand_braces(pattern).map_err(describe)?;
+        anchored_glob(pattern).map_err(describe)?;
+    }
+    Ok(())
+}
+
+/// Checks a `targets` list (`key` names it in the message): within the limits of
+/// [`crate::limits`], and every entry, read as the glob [`target_matches`] uses, is valid.
+///
+/// Errors: a sentence naming the key, the 1-based entry and what is wrong with it.
+pub fn check_targets(key: &str, targets: &[String]) -> Result<(), String> {
+    check_list(key, targets)?;
+    for (index, target) in targets.iter().enumerate() {
+        target_glob(&normalize_target(target)).map_err(|reason| {
+            format!(
+                "`{key}` pattern {} (`{}`): {reason}",
+                index + 1,
+                preview(target)
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// Checks a list of plain words (`triggers`): count and length only, they are never compiled.
+///
+/// Errors: a sentence naming the key, the entry and the limit.
+pub fn check_words(key: &str, words: &[String]) -> Result<(), String> {
+    check_list(key, words)
+}
+
+/// A `targets` entry as it is compared: lower-case, `/` separators, no leading `./` or `/`.
+#[must_use]
+pub fn normalize_target(target: &str) -> String {
+    let target = target.trim().replace('\\', "/").to_ascii_lowercase();
+    target
+        .trim_start_matches("./")
+        .trim_start_matches('/')
+        .to_owned()
+}
+
+/// Whether the normalised `target` (see [`normalize_target`]), read as a glob in which `*` may
+/// cross folders, matches the lower-case output `path`. A target that is not a valid glob, or
+/// breaks a limit, matches nothing (loading refuses such targets; this only guards other
+/// callers).
+#[must_use]
+pub fn target_matches(target: &str, path: &str) -> bool {
+    target_matcher(target).is_ok_and(|matcher| matcher.is_match(path))
+}
+
+/// A `targets` entry as a glob in which `*` may cross folders.
+fn target_glob(target: &str) -> Result<Glob, String> {
+    check_pattern_size(target)?;
+    GlobBuilder::new(target)
+        .build()
+        .map_err(|error| describe_glob_error(error.kind()))
+}
+
+fn target_matcher(target: &str) -> Result<GlobSet, String> {
+    let mut builder = GlobSetBuilder::new();
+    builder.add(target_glob(target)?);
+    builder
+        .build()
+        .map_err(|error| describe_glob_error(error.kind()))
+}
+
+/// A `paths`/`globs` pattern as the glob [`compile`] uses: without `/` it matches the file name
+/// at any depth, with `/` it is anchored at the project root; `*` never crosses `/`.
+fn anchored_glob(pattern: &str) -> Result<Glob, String> {
+    let pattern = pattern.trim_start_matches("./");
+    check_pattern_size(pattern)?;
+    let anchored = if pattern.contains('/') {
+        pattern.trim_start_matches('/').to_owned()
+    } else {
+        format!("**/{pattern}")
+    };
+    GlobBuilder::new(&anchored)
+        .literal_separator(true)
+        .build()
+        .map_err(|error| describe_glob_error(error.kind()))
+}
+
+/// A glob library error as a sentence; a failure to compile (the library's regex stage) becomes
+/// the size limit it almost always is, without echoing the generated regex.
+fn describe_glob_error(kind: &globset::ErrorKind) -> String {
+    match kind {
+        globset::ErrorKind::Regex(_) => format!(
+            "it compiles to a matcher over the glob library's limit of {} MiB; use shorter or fewer patterns",
+            limits::MAX_COMPILED_GLOB_BYTES / (1024 * 1024)
+        ),
+        other => format!("not a valid glob: {other}"),
+    }
 }
 
 /// Builds a matcher for project-relative `/`-separated paths. A pattern without `/` matches the
 /// file name at any depth (as in `.gitignore`); a pattern with `/` is anchored at the project
 /// root. `*` never crosses `/`; `**` does.
 ///
-/// Returns `None` when a pattern is not a valid glob.
+/// Returns `None` when a pattern is not a valid glob or breaks a limit (see [`compile`]).
 #[must_use]
 pub fn matcher(patterns: &[String]) -> Option<GlobSet> {
+    compile(patterns).ok()
+}
+
+/// [`matcher`] with the reason when it cannot be built.
+///
+/// Errors: a sentence naming the 1-based pattern that breaks a limit of [`crate::limits`] or is
+/// not a valid glob, or saying that the whole list compiles to a matcher over the glob
+/// library's size limit.
+pub fn compile(patterns: &[String]) -> Result<GlobSet, String> {
     let mut builder = GlobSetBuilder::new();
-    for pattern in patterns {
-        let pattern = pattern.trim_start_matches("./");
-        let anchored = if pattern.contains('/') {
-            pattern.trim_start_matches('/').to_owned()
-        } else {
-            format!("**/{pattern}")
-        };
-        let glob = GlobBuilder::new(&anchored)
-            .literal_separator(true)
-            .build()
-            .ok()?;
+    for (index, pattern) in patterns.iter().enumerate() {
+        let glob = anchored_glob(pattern).map_err(|reason| {
+            format!("pattern {} (`{}`): {reason}", index + 1, preview(pattern))
+        })?;
         builder.add(glob);
     }
-    builder.build().ok()
+    builder
+        .build()
+        .map_err(|error| describe_glob_error(error.kind()))
 }
 
 #[cfg(test)]
@@ -190,6 +396,62 @@ mod tests {
         );
         assert_eq!(expand_braces("{a,b{c,d}}.rs"), ["a.rs", "bc.rs", "bd.rs"]);
         assert_eq!(expand_braces("x{y"), ["x{y"]);
+    }
+
+    #[test]
+    fn the_limits_keep_the_costliest_lists_within_the_glob_librarys_compiled_size() {
+        // The constructs that compile to the most automaton per byte, filling every pattern of
+        // a list at both count and length limits.
+        let eight_groups = "{*,?}".repeat(8);
+        let nested = "{*,{*,{*,{*,{*,{*,{*,{*,?}}}}}}}}";
+        for (head, unit) in [
+            ("", "*a"),
+            ("", "[\u{80}-\u{10FFFF}]"),
+            ("", "*/"),
+            (eight_groups.as_str(), "*a"),
+            (nested, "*?"),
+        ] {
+            let repeated = format!(
+                "{head}{}",
+                unit.repeat(limits::MAX_PATTERN_BYTES / unit.len())
+            );
+            let list: Vec<String> = (0..limits::MAX_PATTERNS_PER_KEY)
+                .map(|index| {
+                    let mut pattern = format!("{index}{repeated}");
+                    while pattern.len() > limits::MAX_PATTERN_BYTES {
+                        pattern.pop();
+                    }
+                    pattern
+                })
+                .collect();
+            assert_eq!(check_globs("paths", &list), Ok(()), "{unit}");
+            assert!(compile(&list).is_ok(), "{unit}");
+        }
+    }
+
+    #[test]
+    fn over_the_limits_is_an_error_naming_the_limit() {
+        assert_eq!(
+            check_globs("paths", &["a".repeat(1025)]),
+            Err(format!(
+                "`paths` pattern 1 (`{}…`): it is 1025 bytes long, over the limit of 1024 bytes per pattern; shorten it or split it into several patterns",
+                "a".repeat(40)
+            ))
+        );
+        assert_eq!(
+            try_expand_braces(&"{a,b}".repeat(9)).map(|list| list.len()),
+            Err("its `{a,b}` alternatives expand to more than 256 patterns, the limit; list fewer alternatives".to_owned())
+        );
+        assert_eq!(
+            try_expand_braces(&"{a,b}".repeat(8)).map(|list| list.len()),
+            Ok(256)
+        );
+        assert_eq!(
+            check_targets("targets", &["src/[a".to_owned()]),
+            Err("`targets` pattern 1 (`src/[a`): not a valid glob: unclosed character class; missing ']'".to_owned())
+        );
+        assert!(!target_matches(&"*a".repeat(100_000), "a"));
+        assert_eq!(expand_braces("{x}{a,b}"), ["{x}a", "{x}b"]);
     }
 
     #[test]

@@ -310,6 +310,19 @@ pub(crate) fn interpret(
             )
         })?,
     };
+    // Limits and glob syntax are checked here, where every item passes (loading, and MCP
+    // writes through `check`), so nothing later compiles an unchecked pattern.
+    crate::scope::check_targets("targets", &targets)
+        .map_err(|message| error("targets", message))?;
+    let globs_source = if values.contains_key("scope") && !values.contains_key(globs_key) {
+        "scope"
+    } else {
+        globs_key
+    };
+    crate::scope::check_globs(globs_source, &globs)
+        .map_err(|message| error(globs_source, message))?;
+    crate::scope::check_words("triggers", &triggers)
+        .map_err(|message| error("triggers", message))?;
     let always = match values.get("always") {
         None | Some(Value::Null) => false,
         Some(Value::Bool(flag)) => *flag,

@@ -1,25 +1,43 @@
 //! Newline-delimited JSON-RPC framing in front of the MCP service. Every stdin line is checked
-//! before the protocol library sees it, so the server answers what the library would drop:
-//! a line that is not JSON gets -32700, a JSON value that is not a message object gets -32600,
-//! and a line over 16 MiB is discarded with -32600; the server keeps reading in every case.
-//! Lines may end in CRLF; multi-byte UTF-8 split across reads is whole once a line is complete.
+//! before the protocol library sees it, so the server answers what the library would drop or
+//! answer without an id: a line that is not JSON gets -32700, a JSON value that is not a message
+//! object gets -32600, a request rmcp cannot read gets -32600 or -32602 with its own `id` (see
+//! [`judge`]), a JSON array is a batch handled per the negotiated protocol version (see
+//! [`batch`]), and a line over [`limits::MAX_LINE_BYTES`] is discarded with -32600; the server
+//! keeps reading in every case. Lines may end in CRLF; multi-byte UTF-8 split across reads is
+//! whole once a line is complete.
 
-use serde_json::{Value, json};
+pub mod batch;
+pub mod judge;
+
+use std::sync::Arc;
+
+use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc::UnboundedSender;
 
-/// Longest accepted line in bytes (16 MiB), newline excluded.
-pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+use self::batch::BatchPlan;
+pub use self::batch::Exchange;
+use self::judge::{Check, INVALID_REQUEST, PARSE_ERROR, check_message, error_reply};
+use crate::limits;
 
 /// Outcome of reading one line.
-enum Line {
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A whole line without its `\n` (a `\r` before it is kept); the last line of the input
+    /// counts even without a newline.
     Complete(Vec<u8>),
+    /// A line over [`limits::MAX_LINE_BYTES`]; its bytes were read and dropped.
     TooLong,
+    /// End of input.
     End,
 }
 
-/// Reads one `\n`-terminated line of at most [`MAX_LINE_BYTES`] without buffering more than that.
-async fn read_line(reader: &mut (impl AsyncBufRead + Unpin)) -> std::io::Result<Line> {
+/// Reads one `\n`-terminated line of at most [`limits::MAX_LINE_BYTES`] without buffering more
+/// than that.
+///
+/// Errors: I/O errors of `reader`.
+pub async fn read_line(reader: &mut (impl AsyncBufRead + Unpin)) -> std::io::Result<Line> {
     let mut line = Vec::new();
     let mut too_long = false;
     loop {
@@ -40,7 +58,7 @@ async fn read_line(reader: &mut (impl AsyncBufRead + Unpin)) -> std::io::Result<
         };
         let consumed = chunk.len() + usize::from(found_newline);
         if !too_long {
-            if line.len() + chunk.len() > MAX_LINE_BYTES {
+            if line.len() + chunk.len() > limits::MAX_LINE_BYTES {
                 too_long = true;
                 line = Vec::new();
             } else {
@@ -58,18 +76,28 @@ async fn read_line(reader: &mut (impl AsyncBufRead + Unpin)) -> std::io::Result<
     }
 }
 
-fn error_response(id: &Value, code: i64, message: &str) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}).to_string()
-}
-
 /// What to do with one line.
-enum Verdict {
-    Forward(Vec<u8>),
+#[derive(Debug)]
+pub enum Verdict {
+    /// Pass these bytes (the line with a `\n`) to the service. `initialize` holds the request's
+    /// id when it is an `initialize` request, so the reply's protocol version can be learnt.
+    Forward {
+        /// The line to forward, newline included.
+        bytes: Vec<u8>,
+        /// The id of an `initialize` request.
+        initialize: Option<Value>,
+    },
+    /// Answer with this line (a JSON-RPC error response) instead.
     Reply(String),
+    /// A non-empty JSON array: a batch, handled by [`batch::plan`] once the version is known.
+    Batch(Vec<Value>),
+    /// Nothing to do: a blank line, or a notification that is never answered.
     Skip,
 }
 
-fn judge(mut line: Vec<u8>) -> Verdict {
+/// Decides about one line read by [`read_line`] (a trailing `\r` is dropped first).
+#[must_use]
+pub fn judge(mut line: Vec<u8>) -> Verdict {
     if line.last() == Some(&b'\r') {
         line.pop();
     }
@@ -79,113 +107,223 @@ fn judge(mut line: Vec<u8>) -> Verdict {
     let value: Value = match serde_json::from_slice(&line) {
         Ok(value) => value,
         Err(error) => {
-            return Verdict::Reply(error_response(
-                &Value::Null,
-                -32700,
-                &format!("Parse error: {error}"),
-            ));
+            return Verdict::Reply(
+                error_reply(&Value::Null, PARSE_ERROR, &format!("Parse error: {error}"))
+                    .to_string(),
+            );
         }
     };
-    let Value::Object(object) = &value else {
-        return Verdict::Reply(error_response(
-            &Value::Null,
-            -32600,
-            "Invalid Request: a message must be a JSON object",
-        ));
-    };
-    let id = object.get("id").cloned().unwrap_or(Value::Null);
-    let is_message = object.get("jsonrpc") == Some(&Value::String("2.0".to_owned()))
-        && (object.get("method").is_some_and(Value::is_string)
-            || object.contains_key("result")
-            || object.contains_key("error"));
-    if !is_message {
-        // A notification (no id) is never answered, even when malformed.
-        if object.contains_key("method") && !object.contains_key("id") {
-            return Verdict::Skip;
+    if let Value::Array(entries) = value {
+        if entries.is_empty() {
+            return Verdict::Reply(
+                error_reply(
+                    &Value::Null,
+                    INVALID_REQUEST,
+                    "Invalid Request: an empty batch",
+                )
+                .to_string(),
+            );
         }
-        return Verdict::Reply(error_response(
-            &id,
-            -32600,
-            "Invalid Request: expected a JSON-RPC 2.0 request with `jsonrpc` and `method`",
-        ));
+        return Verdict::Batch(entries);
     }
-    line.push(b'\n');
-    Verdict::Forward(line)
+    match check_message(&value) {
+        Check::Forward => {
+            let initialize = (value.get("method").and_then(Value::as_str) == Some("initialize"))
+                .then(|| value.get("id").cloned())
+                .flatten();
+            line.push(b'\n');
+            Verdict::Forward {
+                bytes: line,
+                initialize,
+            }
+        }
+        Check::Reply(reply) => Verdict::Reply(reply.to_string()),
+        Check::Skip => Verdict::Skip,
+    }
 }
 
-/// Copies checked lines from `input` to `service_input` and sends error replies to `replies`.
-/// Returns at end of input (after closing `service_input`, so the service sees the end too).
+/// Copies checked lines from `input` to `service_input` and sends error replies to `replies`;
+/// batches are split and their requests registered with `exchange` (see [`batch`]). Returns at
+/// end of input (after closing `service_input`, so the service sees the end too).
 ///
 /// Errors: I/O errors reading stdin or writing to the service.
 pub async fn pump_input(
     mut input: impl AsyncBufRead + Unpin,
     mut service_input: impl AsyncWrite + Unpin,
     replies: UnboundedSender<String>,
+    exchange: Arc<Exchange>,
 ) -> std::io::Result<()> {
     loop {
-        match read_line(&mut input).await? {
+        let verdict = match read_line(&mut input).await? {
             Line::End => break,
-            Line::TooLong => {
-                replies
-                    .send(error_response(
-                        &Value::Null,
-                        -32600,
-                        "Invalid Request: line longer than 16 MiB, discarded",
-                    ))
-                    .ok();
+            Line::TooLong => Verdict::Reply(
+                error_reply(
+                    &Value::Null,
+                    INVALID_REQUEST,
+                    &format!(
+                        "Invalid Request: line longer than {} MiB, discarded",
+                        limits::MAX_LINE_BYTES / (1024 * 1024)
+                    ),
+                )
+                .to_string(),
+            ),
+            Line::Complete(line) => judge(line),
+        };
+        match verdict {
+            Verdict::Forward { bytes, initialize } => {
+                if let Some(id) = initialize {
+                    exchange.initialize_forwarded(id);
+                }
+                service_input.write_all(&bytes).await?;
+                service_input.flush().await?;
             }
-            Line::Complete(line) => match judge(line) {
-                Verdict::Forward(bytes) => {
-                    service_input.write_all(&bytes).await?;
-                    service_input.flush().await?;
+            Verdict::Reply(reply) => {
+                replies.send(reply).ok();
+            }
+            Verdict::Batch(entries) => {
+                let version = exchange.agreed_version().await;
+                let number = exchange.next_batch_number();
+                match batch::plan(entries, version.as_deref(), number) {
+                    BatchPlan::Reply(reply) => {
+                        replies.send(reply).ok();
+                    }
+                    BatchPlan::Silent => {}
+                    BatchPlan::Gather {
+                        lines,
+                        slots,
+                        routes,
+                    } => {
+                        // Routes are registered before anything is forwarded, so no reply can
+                        // arrive before its batch is known.
+                        if let Some(reply) = exchange.gather(number, slots, routes) {
+                            replies.send(reply).ok();
+                        }
+                        for line in lines {
+                            service_input.write_all(&line).await?;
+                        }
+                        service_input.flush().await?;
+                    }
                 }
-                Verdict::Reply(reply) => {
-                    replies.send(reply).ok();
-                }
-                Verdict::Skip => {}
-            },
+            }
+            Verdict::Skip => {}
         }
     }
     service_input.shutdown().await
 }
 
-/// Copies whole lines from the service's output to `replies`.
+/// Copies whole lines from the service's output to `replies`, through `exchange`, which learns
+/// the agreed protocol version and gathers batch replies. Marks `exchange` closed at the end.
 ///
 /// Errors: I/O errors reading the service output.
 pub async fn pump_output(
     service_output: impl AsyncBufRead + Unpin,
     replies: UnboundedSender<String>,
+    exchange: Arc<Exchange>,
 ) -> std::io::Result<()> {
     let mut lines = service_output.lines();
-    while let Some(line) = lines.next_line().await? {
-        replies.send(line).ok();
-    }
-    Ok(())
+    let outcome = loop {
+        match lines.next_line().await {
+            Ok(Some(line)) => {
+                if let Some(line) = exchange.service_line(line) {
+                    replies.send(line).ok();
+                }
+            }
+            Ok(None) => break Ok(()),
+            Err(error) => break Err(error),
+        }
+    };
+    exchange.close();
+    outcome
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn reply(line: &[u8]) -> Value {
+        match judge(line.to_vec()) {
+            Verdict::Reply(reply) => serde_json::from_str(&reply).expect("reply is JSON"),
+            other => panic!(
+                "expected a reply to {}, got {other:?}",
+                String::from_utf8_lossy(line)
+            ),
+        }
+    }
+
     #[test]
     fn verdicts() {
-        assert!(
-            matches!(judge(b"{bad".to_vec()), Verdict::Reply(reply) if reply.contains("-32700"))
-        );
-        assert!(
-            matches!(judge(b"[1,2]".to_vec()), Verdict::Reply(reply) if reply.contains("-32600"))
-        );
-        assert!(
-            matches!(judge(br#"{"jsonrpc":"2.0","id":4,"foo":1}"#.to_vec()), Verdict::Reply(reply) if reply.contains("\"id\":4"))
+        assert_eq!(reply(b"{bad")["error"]["code"], -32700);
+        assert_eq!(reply(b"[]")["error"]["code"], -32600);
+        assert!(matches!(judge(b"[1,2]".to_vec()), Verdict::Batch(entries) if entries.len() == 2));
+        assert_eq!(
+            reply(br#"{"jsonrpc":"2.0","id":4,"foo":1}"#),
+            serde_json::json!({"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"Invalid Request: expected a JSON-RPC 2.0 request with `jsonrpc` and `method`"}})
         );
         assert!(matches!(
             judge(br#"{"jsonrpc":"2.0","method":"x"}"#.to_vec()),
-            Verdict::Forward(_)
+            Verdict::Forward {
+                initialize: None,
+                ..
+            }
         ));
         assert!(matches!(
             judge(br#"{"method":"notifications/x"}"#.to_vec()),
             Verdict::Skip
         ));
         assert!(matches!(judge(b"  \r".to_vec()), Verdict::Skip));
+    }
+
+    #[test]
+    fn requests_rmcp_cannot_read_keep_their_id() {
+        let cases: [(&[u8], Value, i64); 6] = [
+            (
+                br#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":[]}"#,
+                7.into(),
+                -32602,
+            ),
+            (
+                br#"{"jsonrpc":"2.0","id":"s","method":"ping","params":5}"#,
+                "s".into(),
+                -32602,
+            ),
+            (
+                br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{}}"#,
+                9.into(),
+                -32602,
+            ),
+            (
+                br#"{"jsonrpc":"2.0","id":10,"method":"resources/read","params":{"uri":3}}"#,
+                10.into(),
+                -32602,
+            ),
+            (
+                br#"{"jsonrpc":"2.0","id":12.5,"method":"ping"}"#,
+                serde_json::json!(12.5),
+                -32600,
+            ),
+            (
+                br#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
+                Value::Null,
+                -32600,
+            ),
+        ];
+        for (line, id, code) in cases {
+            let answer = reply(line);
+            assert_eq!(answer["id"], id, "{answer}");
+            assert_eq!(answer["error"]["code"], code, "{answer}");
+        }
+        assert_eq!(
+            reply(br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{}}"#)["error"]["message"],
+            "Invalid params for `tools/call`: missing field `name`"
+        );
+    }
+
+    #[test]
+    fn initialize_is_flagged_for_the_version() {
+        let line = br#"{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"probe","version":"0"}}}"#;
+        assert!(matches!(
+            judge(line.to_vec()),
+            Verdict::Forward { initialize: Some(Value::String(id)), .. } if id == "init"
+        ));
     }
 }

@@ -13,7 +13,7 @@ mod toolsets;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
@@ -462,14 +462,19 @@ pub fn serve(start: &Path, options: &Options) -> Result<()> {
                 }
             }
         });
+        // Shared by both pumps: the protocol version agreed in `initialize`, and batches whose
+        // replies are being gathered.
+        let exchange = Arc::new(framing::Exchange::default());
         let input = tokio::spawn(framing::pump_input(
             tokio::io::BufReader::new(tokio::io::stdin()),
             our_write,
             sender.clone(),
+            exchange.clone(),
         ));
         let output = tokio::spawn(framing::pump_output(
             tokio::io::BufReader::new(our_read),
             sender,
+            exchange,
         ));
         // Input that ends before (or while) the client initialises is a clean end, not a
         // failure: the exit code is 0 as for any other end of input. Replies already queued

@@ -519,8 +519,8 @@ pub fn targets_match(item: &Item, path: &str, writers: &[String]) -> bool {
     let path = path.to_ascii_lowercase();
     let file_name = path.rsplit('/').next().unwrap_or(&path).to_owned();
     item.targets.iter().any(|target| {
-        let target = target.trim().replace('\\', "/").to_ascii_lowercase();
-        let target = target.trim_start_matches("./").trim_start_matches('/');
+        let target = crate::scope::normalize_target(target);
+        let target = target.as_str();
         target == "*"
             || writers
                 .iter()
@@ -528,7 +528,7 @@ pub fn targets_match(item: &Item, path: &str, writers: &[String]) -> bool {
             || target == path
             || target == file_name
             || (target.ends_with('/') && path.starts_with(target))
-            || globset::Glob::new(target).is_ok_and(|glob| glob.compile_matcher().is_match(&path))
+            || crate::scope::target_matches(target, &path)
     })
 }
 
