@@ -331,8 +331,9 @@ type ToolShape = (String, Vec<(String, String)>, Vec<String>);
 /// required arguments usually present, values usually of the declared type), now and then with
 /// a stray argument.
 fn tool_call() -> impl Strategy<Value = (String, Value)> {
-    let tools: Vec<ToolShape> = ai_rulez::mcp::tools::all_tools()
-        .into_iter()
+    let tools: Vec<ToolShape> = ai_rulez::mcp::declared_tools()
+        .iter()
+        .map(ai_rulez::mcp::registry::ToolSpec::to_tool)
         .map(|tool| {
             let schema = Value::Object((*tool.input_schema).clone());
             let mut properties: Vec<(String, String)> = schema
@@ -406,7 +407,7 @@ impl McpProcess {
     fn start(dir: &std::path::Path) -> Self {
         use std::io::BufRead as _;
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ai-rulez"))
-            .args(["mcp", "--root"])
+            .args(["mcp", "--toolsets", "read,author,admin", "--root"])
             .arg(dir)
             .current_dir(dir)
             .env("HOME", dir)
