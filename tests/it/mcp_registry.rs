@@ -472,7 +472,7 @@ fn an_unknown_tool_or_a_call_without_params_is_invalid_params() {
     assert_eq!(
         reply,
         json!({"jsonrpc": "2.0", "id": 77, "error": {"code": -32602,
-            "message": "tools/call needs `params` with the tool's `name` (and its `arguments`)"}})
+            "message": "Invalid params for `tools/call`: missing field `params`"}})
     );
     // An unknown method is still -32601.
     let reply = server.request("no/such/method", json!({}));

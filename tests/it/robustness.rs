@@ -116,7 +116,7 @@ struct Session {
 impl Session {
     fn start(dir: &Path, version: &str) -> Self {
         let mut child = Command::new(assert_cmd::cargo::cargo_bin("ai-rulez"))
-            .arg("mcp")
+            .args(["mcp", "--toolsets", "read,author,admin"])
             .current_dir(dir)
             .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
