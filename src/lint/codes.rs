@@ -154,6 +154,14 @@ pub const CODES: &[Code] = &[
         "Skill files are scanned when they are UTF-8 text of at most 512 KiB; binaries (images, archives) and larger files are reported here so a reviewer knows they were not inspected.",
     ),
     code(
+        "AR035",
+        "symlink-in-tree",
+        Error,
+        true,
+        "A file or folder of the tree is a symlink.",
+        "ai-rulez reads, writes and deletes nothing through a symlink: a committed link could point anywhere on the machine that checks the repository out (a home folder, `/etc`). The item behind the link is neither loaded nor scanned. Replace the link with the real file or folder, or share rules through `[[includes]]`.",
+    ),
+    code(
         "AR101",
         "glob-no-match",
         Warning,

@@ -33,6 +33,15 @@ pub fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
     for item in &project.tree.items {
         scan_item(project, item, &mut report, &mut texts);
     }
+    for path in symlinked_paths(load_errors) {
+        report.findings.push(Finding::new(
+            "AR035",
+            &path,
+            None,
+            "",
+            "is a symlink, so it was neither loaded nor scanned; replace it with the real file or folder".to_owned(),
+        ));
+    }
     for path in failed_paths(load_errors) {
         if texts.contains_key(&path) {
             continue;
@@ -243,6 +252,25 @@ fn failed_paths(errors: &[Error]) -> Vec<String> {
         match error {
             Error::Invalid { path, .. } => paths.push(path.clone()),
             Error::Many(inner) => paths.extend(failed_paths(inner)),
+            _ => {}
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+/// Paths that failed to load because they are (or pass through) a symlink.
+fn symlinked_paths(errors: &[Error]) -> Vec<String> {
+    let mut paths = Vec::new();
+    for error in errors {
+        match error {
+            Error::Invalid {
+                kind: crate::error::InvalidKind::Symlink,
+                path,
+                ..
+            } => paths.push(path.clone()),
+            Error::Many(inner) => paths.extend(symlinked_paths(inner)),
             _ => {}
         }
     }

@@ -67,39 +67,51 @@ impl Snapshot {
 
     /// Every file below the project-relative folder `prefix` (no trailing slash), as sorted
     /// project-relative paths.
-    fn files_under(&self, prefix: &str) -> Vec<String> {
+    ///
+    /// Errors: in the working tree, a symlink anywhere below `prefix` (or `prefix` itself being
+    /// one), so a linked folder is never mistaken for removed sources; listing failures.
+    fn files_under(&self, prefix: &str) -> Result<Vec<String>> {
         match self {
             Snapshot::Index(files) => {
                 let start = format!("{prefix}/");
-                files
+                Ok(files
                     .range(start.clone()..)
                     .take_while(|(path, _)| path.starts_with(&start))
                     .map(|(path, _)| path.clone())
-                    .collect()
+                    .collect())
             }
             Snapshot::WorkTree(dir) => {
                 let mut paths = Vec::new();
-                collect_files(dir, prefix, &mut paths);
-                paths
+                collect_files(dir, prefix, &mut paths)?;
+                Ok(paths)
             }
         }
     }
 }
 
-/// Appends every non-folder entry below `folder` (depth first, in name order) to `paths`;
-/// symlinks are listed without being followed, so reading them later is refused by name.
-fn collect_files(dir: &crate::confined_fs::ProjectDir, folder: &str, paths: &mut Vec<String>) {
-    let Ok(Some(entries)) = dir.list(folder) else {
-        return;
+/// Appends every file below `folder` (depth first, in name order) to `paths`.
+///
+/// Errors: a symlink (never followed) below or at `folder`; listing failures.
+fn collect_files(
+    dir: &crate::confined_fs::ProjectDir,
+    folder: &str,
+    paths: &mut Vec<String>,
+) -> Result<()> {
+    use crate::confined_fs::EntryKind;
+    let Some(entries) = dir.list(folder)? else {
+        return Ok(());
     };
     for entry in entries {
         let path = format!("{folder}/{}", entry.name);
-        if entry.kind == crate::confined_fs::EntryKind::Folder {
-            collect_files(dir, &path, paths);
-        } else {
-            paths.push(path);
+        match entry.kind {
+            EntryKind::Folder => collect_files(dir, &path, paths)?,
+            EntryKind::Symlink => {
+                return Err(Error::refused(path, crate::confined_fs::SYMLINK_REFUSAL));
+            }
+            EntryKind::File | EntryKind::Other => paths.push(path),
         }
     }
+    Ok(())
 }
 
 /// One pinned source item.
@@ -155,7 +167,7 @@ pub fn collect(
     if config_dir.is_empty() {
         return Ok(items);
     }
-    let all = snapshot.files_under(config_dir);
+    let all = snapshot.files_under(config_dir)?;
     let mut skills: BTreeMap<(String, String), (String, Vec<FileEntry>)> = BTreeMap::new();
     for path in &all {
         let inside = &path[config_dir.len() + 1..];

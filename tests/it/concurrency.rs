@@ -135,7 +135,7 @@ fn a_writer_waiting_past_the_lock_patience_is_told_to_retry_and_changes_nothing(
         .current_dir(project.path())
         .spawn();
     let Ok(mut holder) = holder else {
-        eprintln!("skipping: flock(1) is not installed");
+        crate::support::skip_notice("flock(1) is not installed");
         return;
     };
     std::thread::sleep(std::time::Duration::from_millis(300));

@@ -294,3 +294,31 @@ fn b51_delete_skill_through_a_linked_skills_folder_is_refused_and_deletes_nothin
         .expect("reply 3");
     assert_eq!(read["result"]["isError"], false, "{read}");
 }
+
+#[test]
+fn scan_and_lock_check_name_a_symlinked_folder_instead_of_passing_or_calling_it_removed() {
+    let (project, outside) = hostile(&LAYOUTS[8]);
+    let scan = project.run(&["scan"]);
+    scan.expect_code(2);
+    assert_eq!(
+        scan.stdout(),
+        ".ai-rulez/skills: AR035 is a symlink, so it was neither loaded nor scanned; replace it with the real file or folder\n"
+    );
+    // A lock made while the folder was real: afterwards the link is named, not "removed".
+    let locked = Project::empty();
+    write_tree(&locked.path().join(".ai-rulez"), "Inside text.");
+    locked.run(&["generate"]).expect_code(0);
+    locked.run(&["lock"]).expect_code(0);
+    let skills = locked.path().join(".ai-rulez/skills");
+    fs_err::remove_dir_all(&skills).expect("rm");
+    std::os::unix::fs::symlink(outside.path().join("skills"), &skills).expect("symlink");
+    let check = locked.run(&["lock", "--check"]);
+    check.expect_code(1);
+    assert!(
+        check
+            .stderr()
+            .contains(".ai-rulez/skills: is (or is inside) a symlink; ai-rulez never reads"),
+        "{}",
+        check.stderr()
+    );
+}

@@ -28,10 +28,10 @@ fn corpus_available() -> bool {
         "missing corpus {}: CI must run the real-tree tests",
         corpus_dir().display()
     );
-    eprintln!(
-        "skipping: no real-tree corpus at {}",
+    crate::support::skip_notice(&format!(
+        "no real-tree corpus at {}",
         corpus_dir().display()
-    );
+    ));
     false
 }
 

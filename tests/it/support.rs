@@ -261,3 +261,9 @@ fn collect_files(root: &Path, dir: &Path, files: &mut Vec<String>) {
         }
     }
 }
+
+/// Says on the real standard error (not the test harness's captured one, which a passing test
+/// never shows) that a test skipped part of its work and why.
+pub(crate) fn skip_notice(reason: &str) {
+    writeln!(std::io::stderr().lock(), "skipping: {reason}").ok();
+}
