@@ -204,7 +204,7 @@ pub fn create_item(
 /// Errors: invalid names; the item does not exist.
 pub fn read_item(project: &Project, location: &ItemLocation) -> Result<ItemRecord> {
     let path = item_path(project, location)?;
-    let bytes = read_existing(project, &path, location)?;
+    let (bytes, _) = read_existing(project, &path, location)?;
     let content =
         String::from_utf8(bytes).map_err(|_| Error::invalid(&path, None, "is not valid UTF-8"))?;
     Ok(record(&location.name, &path, content))
@@ -226,9 +226,10 @@ pub fn update_item(
     let content = with_metadata(content, priority, targets);
     check_content(&path, location, &content)?;
     let _lock = project.dir.lock()?;
-    let current = read_existing(project, &path, location)?;
+    let (current, mode) = read_existing(project, &path, location)?;
     check_expected_hash(&path, &current, expected_hash)?;
-    project.dir.write(&path, content.as_bytes(), 0o644)?;
+    // The file keeps its permission bits (a 0600 rule stays private).
+    project.dir.write(&path, content.as_bytes(), mode)?;
     Ok(record(&location.name, &path, content))
 }
 
@@ -243,7 +244,7 @@ pub fn delete_item(
 ) -> Result<ItemRecord> {
     let path = item_path(project, location)?;
     let _lock = project.dir.lock()?;
-    let bytes = read_existing(project, &path, location)?;
+    let (bytes, _) = read_existing(project, &path, location)?;
     check_expected_hash(&path, &bytes, expected_hash)?;
     match location.kind {
         // The whole skill folder goes; links inside are removed as links, never followed.
@@ -278,9 +279,10 @@ fn check_expected_hash(path: &str, current: &[u8], expected_hash: Option<&str>) 
 /// Largest item file read, in bytes (8 MiB, as when loading).
 const MAX_ITEM_BYTES: u64 = 8 * 1024 * 1024;
 
-fn read_existing(project: &Project, path: &str, location: &ItemLocation) -> Result<Vec<u8>> {
+/// The item's bytes and permission bits.
+fn read_existing(project: &Project, path: &str, location: &ItemLocation) -> Result<(Vec<u8>, u32)> {
     match project.dir.read(path, MAX_ITEM_BYTES)? {
-        Some((bytes, _)) => Ok(bytes),
+        Some(found) => Ok(found),
         None => Err(Error::refused(
             path,
             format!(
@@ -366,7 +368,7 @@ pub fn delete_domain(project: &Project, name: &str) -> Result<String> {
             format!("domain `{name}` does not exist"),
         ));
     }
-    if holds_items(&project.dir, &path)? {
+    if holds_items(&project.dir, &path, 0)? {
         return Err(Error::refused(
             &path,
             format!("domain `{name}` still holds items; delete them first"),
@@ -377,11 +379,14 @@ pub fn delete_domain(project: &Project, name: &str) -> Result<String> {
 }
 
 /// Whether the folder holds anything but folders and `.gitkeep` files (symlinks count).
-fn holds_items(dir: &ProjectDir, folder: &str) -> Result<bool> {
+fn holds_items(dir: &ProjectDir, folder: &str, depth: usize) -> Result<bool> {
+    if depth > crate::limits::MAX_FOLDER_DEPTH {
+        return Ok(true);
+    }
     for entry in dir.list(folder)?.unwrap_or_default() {
         let inner = format!("{folder}/{}", entry.name);
         let holds = match entry.kind {
-            EntryKind::Folder => holds_items(dir, &inner)?,
+            EntryKind::Folder => holds_items(dir, &inner, depth + 1)?,
             EntryKind::File => entry.name != ".gitkeep",
             EntryKind::Symlink | EntryKind::Other => true,
         };
@@ -410,7 +415,7 @@ pub fn edit_config(
         ));
     }
     let _lock = project.dir.lock()?;
-    let (bytes, _) = project
+    let (bytes, mode) = project
         .dir
         .read(path, MAX_ITEM_BYTES)?
         .ok_or_else(|| Error::invalid(path, None, "does not exist any more; run again"))?;
@@ -423,7 +428,7 @@ pub fn edit_config(
     let new_text = document.to_string();
     // The result must still load, so an edit can never leave a broken config behind.
     crate::config::parse(path, &new_text, false, &mut Vec::new())?;
-    project.dir.write(path, new_text.as_bytes(), 0o644)
+    project.dir.write(path, new_text.as_bytes(), mode)
 }
 
 /// Sets `[profiles] <name> = [domains]`.

@@ -28,3 +28,11 @@ pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Most messages one JSON-RPC batch line may hold (protocol version 2025-03-26).
 pub const MAX_BATCH_MESSAGES: usize = 1000;
+
+/// Deepest folder nesting ai-rulez walks (below a kind, skill, domain or output folder). Real
+/// trees nest a few levels; the bound keeps a hostile tree from exhausting the stack.
+pub const MAX_FOLDER_DEPTH: usize = 32;
+
+/// Most bytes one load reads from a project's files in all (512 MiB). Each file is capped on its
+/// own too; this bound keeps many large (or sparse) files from exhausting memory together.
+pub const MAX_TREE_BYTES: u64 = 512 * 1024 * 1024;

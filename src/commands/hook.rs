@@ -14,10 +14,12 @@ const MARKER: &str = "# ai-rulez pre-commit hook (written by `ai-rulez hook inst
 pub fn install(global: &Global) -> anyhow::Result<u8> {
     let repository =
         gix::discover(&global.start).context("no git repository found; run `git init` first")?;
-    let workdir = repository
-        .workdir()
-        .context("the repository has no work tree")?
-        .to_path_buf();
+    // Absolute, so a hooks path given as an absolute path is recognised as inside the work tree.
+    let workdir = fs_err::canonicalize(
+        repository
+            .workdir()
+            .context("the repository has no work tree")?,
+    )?;
     // `trusted_path` interpolates `~/` and `%(prefix)/` as git does for this pathname key; the
     // raw string would put a `~/hooks` setting inside the work tree as a folder named `~`.
     let hooks_path = repository
@@ -40,11 +42,14 @@ pub fn install(global: &Global) -> anyhow::Result<u8> {
     );
     // A hooks folder inside the work tree (a committed `core.hooksPath`) is reached through the
     // confined file layer, so a committed symlink cannot redirect the read or the write.
-    let inside = hook
-        .strip_prefix(&workdir)
-        .ok()
-        .map(|relative| relative.to_string_lossy().into_owned());
+    // Resolved lexically (never through the file system, which would follow links).
+    let inside = hook.strip_prefix(&workdir).ok().and_then(lexical_relative);
     let work_tree = crate::confined_fs::ProjectDir::open(&workdir)?;
+    // Shown as typed in messages: relative to the work tree when inside it.
+    let shown = inside.as_ref().map_or_else(
+        || hook.display().to_string(),
+        |relative| format!("./{relative}"),
+    );
     let existing = match &inside {
         Some(relative) => work_tree
             .read(relative, 1024 * 1024)?
@@ -53,18 +58,16 @@ pub fn install(global: &Global) -> anyhow::Result<u8> {
     };
     if let Some(existing) = existing {
         if existing == script {
-            out(&format!("unchanged: {}", hook.display()));
+            out(&format!("unchanged: {shown}"));
             return Ok(0);
         }
         if existing.contains(MARKER) {
             bail!(
-                "{} was written by ai-rulez and then edited; it is left alone. Keep your edits and make sure it still runs:\n    ai-rulez lock --check --staged || exit 1\nor delete it and run `ai-rulez hook install` again",
-                hook.display()
+                "{shown} was written by ai-rulez and then edited; it is left alone. Keep your edits and make sure it still runs:\n    ai-rulez lock --check --staged || exit 1\nor delete it and run `ai-rulez hook install` again"
             );
         }
         bail!(
-            "{} exists and was not written by ai-rulez; it is left alone. To chain the check, add this line to it:\n    ai-rulez lock --check --staged || exit 1",
-            hook.display()
+            "{shown} exists and was not written by ai-rulez; it is left alone. To chain the check, add this line to it:\n    ai-rulez lock --check --staged || exit 1"
         );
     }
     if let Some(relative) = &inside {
@@ -75,6 +78,24 @@ pub fn install(global: &Global) -> anyhow::Result<u8> {
         std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755))
             .context("making the hook executable")?;
     }
-    out(&format!("installed: {}", hook.display()));
+    out(&format!("installed: {shown}"));
     Ok(0)
+}
+
+/// A path relative to the work tree as a plain `/`-separated path, with `.` and `..` resolved
+/// lexically; `None` when it leaves the work tree (a hooks folder outside it is the user's own
+/// git setting, written as configured).
+fn lexical_relative(relative: &std::path::Path) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for component in relative.components() {
+        match component {
+            std::path::Component::Normal(part) => parts.push(part.to_str()?.to_owned()),
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                parts.pop()?;
+            }
+            std::path::Component::RootDir | std::path::Component::Prefix(_) => return None,
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
 }

@@ -320,7 +320,7 @@ impl ProjectDir {
             .map_err(|errno| refusal_or_io(relative, "deleting", errno))?;
         let target = resolve::open_folder(parent.as_fd(), name)
             .map_err(|errno| refusal_or_io(relative, "deleting", errno))?;
-        empty_folder(&target, relative)?;
+        empty_folder(&target, relative, 0)?;
         rustix::fs::unlinkat(&parent, name, AtFlags::REMOVEDIR)
             .map_err(|errno| io_error(relative, "deleting", errno))
     }
@@ -412,7 +412,16 @@ fn rename_no_clobber(parent: &OwnedFd, temporary: &str, name: &str, relative: &s
     }
 }
 
-fn empty_folder(folder: &OwnedFd, relative: &str) -> Result<()> {
+fn empty_folder(folder: &OwnedFd, relative: &str, depth: usize) -> Result<()> {
+    if depth > crate::limits::MAX_FOLDER_DEPTH {
+        return Err(Error::refused(
+            relative,
+            format!(
+                "nests folders deeper than {} levels; ai-rulez deleted what it could above them, delete the rest by hand",
+                crate::limits::MAX_FOLDER_DEPTH
+            ),
+        ));
+    }
     let mut names = Vec::new();
     let reader =
         rustix::fs::Dir::read_from(folder).map_err(|errno| io_error(relative, "listing", errno))?;
@@ -436,7 +445,7 @@ fn empty_folder(folder: &OwnedFd, relative: &str) -> Result<()> {
                 Mode::empty(),
             )
             .map_err(|errno| refusal_or_io(&shown, "deleting", errno))?;
-            empty_folder(&inner, &shown)?;
+            empty_folder(&inner, &shown, depth + 1)?;
             rustix::fs::unlinkat(folder, name.as_c_str(), AtFlags::REMOVEDIR)
                 .map_err(|errno| io_error(&shown, "deleting", errno))?;
         } else {

@@ -53,11 +53,12 @@ pub fn load_tree_cached(
         errors: Vec::new(),
         warnings,
         cache,
+        bytes_read: 0,
     };
     loader.inline_items(config, config_path);
     let project = Tree {
         dir,
-        shown_prefix: String::new(),
+        project_at: String::new(),
     };
     let mut domains = Vec::new();
     if let Some(config_dir) = config_dir {
@@ -96,20 +97,69 @@ pub fn load_tree_cached(
     )
 }
 
-/// A folder tree items are read from: the project itself, or an include outside it. Paths are
-/// relative to `dir`; `shown_prefix` turns them into what messages and items show (relative to
-/// the project root where possible).
+/// A folder tree items are read from: the project itself, or the repository holding it (for
+/// `[[includes]]`). Paths are relative to `dir`; `project_at` is the project root relative to
+/// `dir` (empty for the project itself), so messages and items show project-relative paths
+/// (`../shared/rules/x.md` for an include beside the project).
 struct Tree<'a> {
     dir: &'a ProjectDir,
-    shown_prefix: String,
+    project_at: String,
 }
 
 impl Tree<'_> {
     fn shown(&self, relative: &str) -> String {
-        match (self.shown_prefix.is_empty(), relative.is_empty()) {
-            (true, _) => relative.to_owned(),
-            (false, true) => self.shown_prefix.clone(),
-            (false, false) => format!("{}/{relative}", self.shown_prefix),
+        if self.project_at.is_empty() {
+            return relative.to_owned();
+        }
+        let from: Vec<&str> = self.project_at.split('/').collect();
+        let to: Vec<&str> = relative
+            .split('/')
+            .filter(|part| !part.is_empty())
+            .collect();
+        let shared = from
+            .iter()
+            .zip(&to)
+            .take_while(|(left, right)| left == right)
+            .count();
+        let mut parts: Vec<&str> = vec![".."; from.len() - shared];
+        parts.extend(&to[shared..]);
+        parts.join("/")
+    }
+}
+
+/// Resolves `.` and `..` in a `/`-separated relative path; `None` when it climbs above the start.
+fn normalise(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The folder `[[includes]]` may read from: the git work tree holding the project (the nearest
+/// folder upwards with a `.git` entry), else the project root; and the project root relative to
+/// it.
+fn include_anchor(project_root: &Path) -> (PathBuf, String) {
+    let mut folder = project_root;
+    loop {
+        if folder.join(".git").symlink_metadata().is_ok() {
+            let inside = project_root
+                .strip_prefix(folder)
+                .ok()
+                .and_then(|relative| relative.to_str())
+                .unwrap_or_default()
+                .to_owned();
+            return (folder.to_path_buf(), inside);
+        }
+        match folder.parent() {
+            Some(parent) => folder = parent,
+            None => return (project_root.to_path_buf(), String::new()),
         }
     }
 }
@@ -127,6 +177,8 @@ struct Loader<'a> {
     errors: Vec<Error>,
     warnings: &'a mut Vec<String>,
     cache: Option<&'a mut ParseCache>,
+    /// Bytes read so far, against [`crate::limits::MAX_TREE_BYTES`].
+    bytes_read: u64,
 }
 
 impl Loader<'_> {
@@ -169,43 +221,50 @@ impl Loader<'_> {
     /// Loads one `[[includes]]` tree. A relative `source` without `..` stays inside the project
     /// and is read through the project's own handle; any other source is a folder the config
     /// names explicitly, opened on its own (and still read without following symlinks).
+    /// Loads one `[[includes]]` tree. Its folder must lie inside the git work tree holding the
+    /// project (or inside the project when there is none), resolved lexically, and is read
+    /// through a handle on that work tree with the same rules as the project itself: no
+    /// symlink at any level, nothing outside read.
     fn include(&mut self, dir: &ProjectDir, include: &crate::config::Include, config_path: &str) {
         let mut source = include.source.trim_end_matches('/').to_owned();
         if let Some(path) = &include.path {
             source = join(&source, path.trim_matches('/'));
         }
-        let inside = !Path::new(&source).is_absolute()
-            && source
-                .split('/')
-                .all(|part| !part.is_empty() && part != "." && part != "..");
+        let (anchor, project_at) = include_anchor(dir.root());
+        let resolved = (!Path::new(&source).is_absolute())
+            .then(|| normalise(&join(&project_at, &source)))
+            .flatten();
+        let Some(base) = resolved else {
+            self.errors.push(Error::invalid_as(
+                InvalidKind::IncludeNotFolder,
+                config_path,
+                None,
+                format!(
+                    "`{}.source` = {:?}: an include must lie inside the repository ({}); ai-rulez reads nothing outside it, so copy the shared rules into the repository or use a git include",
+                    include.key,
+                    include.source,
+                    anchor.display()
+                ),
+            ));
+            return;
+        };
         let opened;
-        let (tree, base) = if inside {
-            (
-                Tree {
-                    dir,
-                    shown_prefix: String::new(),
-                },
-                source.clone(),
-            )
+        let tree = if project_at.is_empty() {
+            Tree {
+                dir,
+                project_at: String::new(),
+            }
         } else {
-            let absolute = dir.root().join(&source);
-            if let Ok(include_dir) = ProjectDir::open(&absolute) {
-                opened = include_dir;
-                let shown = absolute.strip_prefix(dir.root()).map_or_else(
-                    |_| absolute.display().to_string(),
-                    |relative| relative.display().to_string(),
-                );
-                (
-                    Tree {
-                        dir: &opened,
-                        shown_prefix: shown,
-                    },
-                    String::new(),
-                )
-            } else {
-                self.errors
-                    .push(not_a_folder(config_path, include, &source));
-                return;
+            match ProjectDir::open(&anchor) {
+                Ok(anchor_dir) => opened = anchor_dir,
+                Err(error) => {
+                    self.errors.push(error);
+                    return;
+                }
+            }
+            Tree {
+                dir: &opened,
+                project_at: project_at.clone(),
             }
         };
         let wrapped = join(&base, ".ai-rulez");
@@ -377,6 +436,9 @@ impl Loader<'_> {
                 return None;
             }
         };
+        if !self.charge(tree, relative, bytes.len()) {
+            return None;
+        }
         let parsed = frontmatter::parse(&shown, &bytes)
             .and_then(|document| interpret(kind, id, layer.clone(), shown, document));
         match parsed {
@@ -441,6 +503,19 @@ impl Loader<'_> {
         kind: EntryKind,
         resources: &mut Vec<Resource>,
     ) {
+        let depth = relative[skill_dir.len()..].matches('/').count();
+        if depth > crate::limits::MAX_FOLDER_DEPTH {
+            self.errors.push(Error::invalid_as(
+                InvalidKind::TooLarge,
+                tree.shown(relative),
+                None,
+                format!(
+                    "nests folders deeper than {} levels inside a skill; flatten it",
+                    crate::limits::MAX_FOLDER_DEPTH
+                ),
+            ));
+            return;
+        }
         match kind {
             EntryKind::Folder => {
                 for entry in self.entries(tree, relative) {
@@ -449,11 +524,15 @@ impl Loader<'_> {
                 }
             }
             EntryKind::File => match tree.dir.read(relative, MAX_FILE_BYTES) {
-                Ok(Some((bytes, mode))) => resources.push(Resource {
-                    relative_path: relative[skill_dir.len() + 1..].to_owned(),
-                    bytes,
-                    executable: mode & 0o111 != 0,
-                }),
+                Ok(Some((bytes, mode))) => {
+                    if self.charge(tree, relative, bytes.len()) {
+                        resources.push(Resource {
+                            relative_path: relative[skill_dir.len() + 1..].to_owned(),
+                            bytes,
+                            executable: mode & 0o111 != 0,
+                        });
+                    }
+                }
                 Ok(None) => {}
                 Err(error) => self.errors.push(located(tree, relative, error)),
             },
@@ -472,6 +551,29 @@ impl Loader<'_> {
                 "is not a regular file (a pipe, socket or device); remove it from the skill",
             )),
         }
+    }
+
+    /// Counts `length` bytes read from `relative` against the whole load's budget; past it, one
+    /// error names the file where the budget ran out, and nothing more is kept.
+    fn charge(&mut self, tree: &Tree<'_>, relative: &str, length: usize) -> bool {
+        let limit = crate::limits::MAX_TREE_BYTES;
+        let before = self.bytes_read;
+        self.bytes_read = before.saturating_add(length as u64);
+        if self.bytes_read <= limit {
+            return true;
+        }
+        if before <= limit {
+            self.errors.push(Error::invalid_as(
+                InvalidKind::TooLarge,
+                tree.shown(relative),
+                None,
+                format!(
+                    "the project's files add up to more than {} MiB here; ai-rulez stops reading to protect memory, so move large files (data, binaries) out of .ai-rulez/",
+                    limit / (1024 * 1024)
+                ),
+            ));
+        }
+        false
     }
 
     /// Reads a content file through the confined layer, with the size cap.

@@ -82,7 +82,7 @@ impl Snapshot {
             }
             Snapshot::WorkTree(dir) => {
                 let mut paths = Vec::new();
-                collect_files(dir, prefix, &mut paths)?;
+                collect_files(dir, prefix, &mut paths, 0)?;
                 Ok(paths)
             }
         }
@@ -96,15 +96,25 @@ fn collect_files(
     dir: &crate::confined_fs::ProjectDir,
     folder: &str,
     paths: &mut Vec<String>,
+    depth: usize,
 ) -> Result<()> {
     use crate::confined_fs::EntryKind;
+    if depth > crate::limits::MAX_FOLDER_DEPTH {
+        return Err(Error::refused(
+            folder,
+            format!(
+                "nests folders deeper than {} levels; flatten it",
+                crate::limits::MAX_FOLDER_DEPTH
+            ),
+        ));
+    }
     let Some(entries) = dir.list(folder)? else {
         return Ok(());
     };
     for entry in entries {
         let path = format!("{folder}/{}", entry.name);
         match entry.kind {
-            EntryKind::Folder => collect_files(dir, &path, paths)?,
+            EntryKind::Folder => collect_files(dir, &path, paths, depth + 1)?,
             EntryKind::Symlink => {
                 return Err(Error::refused(path, crate::confined_fs::SYMLINK_REFUSAL));
             }

@@ -150,18 +150,21 @@ fn tracked_paths(project_root: &Path) -> Option<Vec<String>> {
 /// not followed.
 fn files_under(dir: &ProjectDir, folder: &str) -> Vec<String> {
     let mut files = Vec::new();
-    collect_files(dir, folder, &mut files);
+    collect_files(dir, folder, &mut files, 0);
     files
 }
 
-fn collect_files(dir: &ProjectDir, folder: &str, files: &mut Vec<String>) {
+fn collect_files(dir: &ProjectDir, folder: &str, files: &mut Vec<String>, depth: usize) {
+    if depth > crate::limits::MAX_FOLDER_DEPTH {
+        return;
+    }
     let Ok(Some(entries)) = dir.list(folder) else {
         return;
     };
     for entry in entries {
         let path = format!("{folder}/{}", entry.name);
         match entry.kind {
-            EntryKind::Folder => collect_files(dir, &path, files),
+            EntryKind::Folder => collect_files(dir, &path, files, depth + 1),
             EntryKind::File => files.push(path),
             EntryKind::Symlink | EntryKind::Other => {}
         }
