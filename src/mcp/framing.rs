@@ -174,6 +174,7 @@ pub async fn pump_input(
                 if let Some(id) = initialize {
                     exchange.initialize_forwarded(id);
                 }
+                exchange.forwarded(&bytes);
                 service_input.write_all(&bytes).await?;
                 service_input.flush().await?;
             }
@@ -199,6 +200,7 @@ pub async fn pump_input(
                             replies.send(reply).ok();
                         }
                         for line in lines {
+                            exchange.forwarded(&line);
                             service_input.write_all(&line).await?;
                         }
                         service_input.flush().await?;
@@ -208,8 +210,14 @@ pub async fn pump_input(
             Verdict::Skip => {}
         }
     }
+    // Requests read before the end of input are still answered: closing the service's input
+    // now would cancel the ones in progress and drop their replies.
+    exchange.settled(END_OF_INPUT_PATIENCE).await;
     service_input.shutdown().await
 }
+
+/// How long the end of input waits for replies to requests still in progress.
+const END_OF_INPUT_PATIENCE: std::time::Duration = std::time::Duration::from_mins(2);
 
 /// Copies whole lines from the service's output to `replies`, through `exchange`, which learns
 /// the agreed protocol version and gathers batch replies. Marks `exchange` closed at the end.

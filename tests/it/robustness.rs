@@ -420,3 +420,59 @@ fn include_errors_name_the_config_file_the_key_and_the_value() {
         );
     }
 }
+
+/// A client that writes its requests and closes stdin at once still gets every reply: the
+/// server finishes the requests it has read (here `enable_toolset`, whose reply waits for its
+/// list-changed notification) before it shuts down.
+#[test]
+fn requests_read_before_the_end_of_input_are_all_answered() {
+    use std::io::{Read as _, Write as _};
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"p\"\npresets = [\"claude\"]\n",
+    );
+    for round in 0..60 {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ai-rulez"))
+            .arg("mcp")
+            .current_dir(project.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(
+                format!(
+                    "{}\n{}\n{}\n{}\n",
+                    crate::stdio_client::HANDSHAKE,
+                    crate::stdio_client::INITIALIZED,
+                    r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"enable_toolset","arguments":{"toolset":"author"}}}"#,
+                    r#"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#,
+                )
+                .as_bytes(),
+            )
+            .expect("write");
+        drop(stdin);
+        let mut stdout = String::new();
+        child
+            .stdout
+            .take()
+            .expect("stdout")
+            .read_to_string(&mut stdout)
+            .expect("read");
+        child.wait().expect("wait");
+        let ids: Vec<Value> = stdout
+            .lines()
+            .map(|line| serde_json::from_str::<Value>(line).expect("json"))
+            .filter_map(|message| message.get("id").cloned())
+            .collect();
+        for id in [1, 5, 6] {
+            assert!(
+                ids.contains(&json!(id)),
+                "round {round}: no reply {id} in {stdout}"
+            );
+        }
+    }
+}

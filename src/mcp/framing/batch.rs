@@ -32,11 +32,13 @@ enum Negotiation {
     Closed,
 }
 
-/// State shared by the input and output pumps of one server: the negotiated version and the
-/// batches whose replies are still being gathered.
+/// State shared by the input and output pumps of one server: the negotiated version, the
+/// batches whose replies are still being gathered, and how many forwarded requests are still
+/// unanswered (so the end of input waits for them instead of dropping their replies).
 pub struct Exchange {
     negotiation: watch::Sender<Negotiation>,
     gathering: Mutex<Gathering>,
+    unanswered: watch::Sender<u64>,
 }
 
 #[derive(Default)]
@@ -73,11 +75,42 @@ impl Default for Exchange {
         Self {
             negotiation: watch::Sender::new(Negotiation::Idle),
             gathering: Mutex::new(Gathering::default()),
+            unanswered: watch::Sender::new(0),
         }
     }
 }
 
 impl Exchange {
+    /// Counts a line forwarded to the service that is a request (it has a `method` and an `id`),
+    /// so its reply is waited for at the end of input.
+    pub fn forwarded(&self, line: &[u8]) {
+        let is_request = serde_json::from_slice::<Value>(line)
+            .is_ok_and(|message| message.get("method").is_some() && message.get("id").is_some());
+        if is_request {
+            self.unanswered.send_modify(|count| *count += 1);
+        }
+    }
+
+    /// Counts a line from the service that answers a request (an `id`, no `method`).
+    fn answered(&self, message: &Value) {
+        if message.get("method").is_none() && message.get("id").is_some() {
+            self.unanswered
+                .send_modify(|count| *count = count.saturating_sub(1));
+        }
+    }
+
+    /// Waits until every forwarded request has its reply, the service's output ends, or
+    /// `patience` passes (a request the service never answers must not keep the process alive).
+    pub async fn settled(&self, patience: std::time::Duration) {
+        let mut receiver = self.unanswered.subscribe();
+        let mut closed = self.negotiation.subscribe();
+        tokio::select! {
+            _ = receiver.wait_for(|count| *count == 0) => {}
+            _ = closed.wait_for(|state| matches!(state, Negotiation::Closed)) => {}
+            () = tokio::time::sleep(patience) => {}
+        }
+    }
+
     /// Records that an `initialize` request with `id` was forwarded (until a version is agreed).
     pub fn initialize_forwarded(&self, id: Value) {
         self.negotiation.send_if_modified(|state| {
@@ -154,6 +187,10 @@ impl Exchange {
             Negotiation::Pending(id) => Some(id.clone()),
             _ => None,
         };
+        let Ok(mut reply) = serde_json::from_str::<Value>(&line) else {
+            return Some(line);
+        };
+        self.answered(&reply);
         let has_routes = self
             .gathering
             .lock()
@@ -161,9 +198,6 @@ impl Exchange {
         if pending.is_none() && !has_routes {
             return Some(line);
         }
-        let Ok(mut reply) = serde_json::from_str::<Value>(&line) else {
-            return Some(line);
-        };
         if reply.get("method").is_some() {
             return Some(line);
         }
