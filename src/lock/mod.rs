@@ -464,7 +464,7 @@ pub fn output_changes(
         });
     }
     // A git-ignored output is never committed, so the index cannot hold it.
-    if matches!(snapshot, Snapshot::Index(_)) {
+    if matches!(snapshot, Snapshot::Index { .. }) {
         let missing: Vec<&str> = changes
             .iter()
             .filter(|change| change.change == "missing")

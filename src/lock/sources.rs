@@ -15,8 +15,15 @@ const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
 pub enum Snapshot {
     /// The working tree under this project root, read through the confined file layer.
     WorkTree(crate::confined_fs::ProjectDir),
-    /// The git index of the repository holding the project: staged path → (executable, bytes).
-    Index(BTreeMap<String, (bool, Vec<u8>)>),
+    /// The git index of the repository holding the project: staged path → (executable, blob
+    /// id). Blobs are read only when asked for, so a pre-commit check costs what the project's
+    /// own files cost, however large the rest of the staged tree is.
+    Index {
+        /// The repository the blobs are read from.
+        repository: Box<gix::Repository>,
+        /// Staged paths (project-relative) with their executable bit and blob id.
+        files: BTreeMap<String, (bool, gix::ObjectId)>,
+    },
 }
 
 impl Snapshot {
@@ -44,12 +51,12 @@ impl Snapshot {
                 continue;
             };
             let executable = entry.mode == gix::index::entry::Mode::FILE_EXECUTABLE;
-            let blob = repository
-                .find_object(entry.id)
-                .map_err(|error| failure(&error))?;
-            files.insert(relative.to_owned(), (executable, blob.data.clone()));
+            files.insert(relative.to_owned(), (executable, entry.id));
         }
-        Ok(Snapshot::Index(files))
+        Ok(Snapshot::Index {
+            repository: Box::new(repository),
+            files,
+        })
     }
 
     /// Reads one project-relative file: (executable, bytes), or `None` when absent.
@@ -57,7 +64,15 @@ impl Snapshot {
     /// Errors: I/O errors other than "not found".
     pub fn read(&self, relative: &str) -> Result<Option<(bool, Vec<u8>)>> {
         match self {
-            Snapshot::Index(files) => Ok(files.get(relative).cloned()),
+            Snapshot::Index { repository, files } => {
+                let Some((executable, id)) = files.get(relative) else {
+                    return Ok(None);
+                };
+                let blob = repository.find_object(*id).map_err(|error| {
+                    Error::Usage(format!("cannot read the staged {relative}: {error}"))
+                })?;
+                Ok(Some((*executable, blob.data.clone())))
+            }
             // Only regular files of a sane size are read: a pipe would block, a device never end.
             Snapshot::WorkTree(dir) => Ok(dir
                 .read(relative, MAX_READ_BYTES)?
@@ -72,7 +87,7 @@ impl Snapshot {
     /// one), so a linked folder is never mistaken for removed sources; listing failures.
     fn files_under(&self, prefix: &str) -> Result<Vec<String>> {
         match self {
-            Snapshot::Index(files) => {
+            Snapshot::Index { files, .. } => {
                 let start = format!("{prefix}/");
                 Ok(files
                     .range(start.clone()..)
