@@ -7,7 +7,7 @@
 //! keeps reading in every case. Lines may end in CRLF; multi-byte UTF-8 split across reads is
 //! whole once a line is complete.
 
-pub mod batch;
+pub(crate) mod batch;
 pub mod judge;
 
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc::UnboundedSender;
 
 use self::batch::BatchPlan;
-pub use self::batch::Exchange;
+pub(crate) use self::batch::Exchange;
 use self::judge::{Check, INVALID_REQUEST, PARSE_ERROR, check_message, error_reply};
 use crate::limits;
 
@@ -147,7 +147,7 @@ pub fn judge(mut line: Vec<u8>) -> Verdict {
 /// end of input (after closing `service_input`, so the service sees the end too).
 ///
 /// Errors: I/O errors reading stdin or writing to the service.
-pub async fn pump_input(
+pub(crate) async fn pump_input(
     mut input: impl AsyncBufRead + Unpin,
     mut service_input: impl AsyncWrite + Unpin,
     replies: UnboundedSender<String>,
@@ -215,7 +215,7 @@ pub async fn pump_input(
 /// the agreed protocol version and gathers batch replies. Marks `exchange` closed at the end.
 ///
 /// Errors: I/O errors reading the service output.
-pub async fn pump_output(
+pub(crate) async fn pump_output(
     service_output: impl AsyncBufRead + Unpin,
     replies: UnboundedSender<String>,
     exchange: Arc<Exchange>,

@@ -29,7 +29,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use digest::{disk_entry_digest, entry_digest};
+pub(crate) use digest::{disk_entry_digest, entry_digest};
 use json::{json_servers, merge_json, parse_json};
 use render::render_one;
 #[cfg(test)]
@@ -319,7 +319,7 @@ pub struct Entry {
 /// (Codex speaks only stdio and streamable HTTP), and
 /// [`McpConfigError::UnresolvedVariable`] when `lookup` has no value for a
 /// variable that must be resolved.
-pub fn render_entries(
+pub(crate) fn render_entries(
     shape: DocumentShape,
     servers: &[McpServer],
     lookup: &dyn Fn(&str) -> Option<String>,
@@ -356,7 +356,7 @@ fn server_name<'k>(
 /// [`McpConfigError::InvalidDocument`] when the text does not parse and
 /// [`McpConfigError::ServersNotContainer`] when the servers key is not an
 /// object/table.
-pub fn list_server_keys(
+pub(crate) fn list_server_keys(
     shape: DocumentShape,
     document_text: &str,
 ) -> Result<Vec<Vec<String>>, McpConfigError> {
@@ -414,7 +414,7 @@ pub fn list_server_keys(
 /// is never overwritten then), [`McpConfigError::ServersNotContainer`] when the
 /// servers key holds something other than an object/table, and
 /// [`McpConfigError::InvalidKey`] when a key is not `[<servers key>, <name>]`.
-pub fn merge_document(
+pub(crate) fn merge_document(
     shape: DocumentShape,
     path_for_errors: &str,
     existing: Option<&str>,
