@@ -273,7 +273,8 @@ fn symlink_outside(root: &Path, folder: &Path) -> Option<String> {
 pub(crate) struct View<'a> {
     /// Selected items, one per (kind, id), sorted by priority then id.
     pub items: Vec<&'a Item>,
-    /// Selected domain names.
+    /// Selected domain names. Only the unit tests read them, so they are kept only there.
+    #[cfg(test)]
     pub domains: Vec<String>,
 }
 
@@ -335,6 +336,7 @@ pub(crate) fn view<'a>(
     });
     Ok(View {
         items: chosen,
+        #[cfg(test)]
         domains,
     })
 }

@@ -6,6 +6,7 @@
 //! `AR8xx` names and shape, `AR9xx` size and assistant traps). Codes are never renumbered; a retired code stays
 //! reserved.
 
+#[cfg(test)]
 use std::fmt::Write as _;
 
 use super::Severity;
@@ -362,6 +363,7 @@ pub(crate) fn explain(entry: &Code) -> String {
 }
 
 /// The content of `docs/codes.md`, generated from [`CODES`] (a test keeps the file equal).
+#[cfg(test)]
 #[must_use]
 pub(crate) fn markdown() -> String {
     let mut out = String::from(

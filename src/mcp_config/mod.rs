@@ -30,11 +30,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub(crate) use digest::{disk_entry_digest, entry_digest};
-use json::{json_servers, merge_json, parse_json};
+use json::merge_json;
+#[cfg(test)]
+use json::{json_servers, parse_json};
 use render::render_one;
 #[cfg(test)]
 use render::{Piece, sole_placeholder, split_placeholders};
-use toml::{merge_toml, parse_toml, toml_servers};
+use toml::merge_toml;
+#[cfg(test)]
+use toml::{parse_toml, toml_servers};
 
 /// How an assistant talks to an MCP server.
 ///
@@ -351,11 +355,13 @@ fn server_name<'k>(
 /// `[<servers key>, <name>]` for every server under the shape's servers
 /// table, empty when that table is absent. Used for ownership checks and
 /// orphan detection. Format references are in the module documentation.
+/// Only the unit tests call it, so it exists only in test builds.
 ///
 /// # Errors
 /// [`McpConfigError::InvalidDocument`] when the text does not parse and
 /// [`McpConfigError::ServersNotContainer`] when the servers key is not an
 /// object/table.
+#[cfg(test)]
 pub(crate) fn list_server_keys(
     shape: DocumentShape,
     document_text: &str,

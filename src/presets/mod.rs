@@ -107,6 +107,10 @@ pub(crate) struct PresetSpec {
     /// Human name of the assistant.
     pub label: String,
     /// Vendor documentation the formats come from.
+    #[expect(
+        dead_code,
+        reason = "parsed so `deny_unknown_fields` accepts the presets' `docs` list; only people read it"
+    )]
     pub docs: Vec<String>,
     /// The root instruction file, if the assistant reads one.
     pub root: Option<RootSpec>,

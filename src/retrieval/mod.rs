@@ -313,14 +313,6 @@ fn glob_prefix(glob: &str) -> String {
         .map_or_else(String::new, |index| literal[..=index].to_owned())
 }
 
-/// Active rules of the project's default view, in priority order.
-#[must_use]
-pub(crate) fn active_rules(catalog: &Catalog) -> Vec<&Item> {
-    (0..catalog.rules.len())
-        .map(|number| catalog.rule(number))
-        .collect()
-}
-
 /// Turns a user path into a project-relative `/` path; `None` when it leaves the project.
 #[must_use]
 pub(crate) fn project_relative(root: &Path, path: &str) -> Option<String> {

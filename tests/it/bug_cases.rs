@@ -495,8 +495,10 @@ fn b12_comma_lists_split_but_brace_globs_stay_whole() {
     let copilot = parse_generated(&project, ".github/instructions/yaml.instructions.md");
     assert_eq!(copilot.values["applyTo"], json!("**/*.yml,**/*.yaml"));
     // The one selector (also behind `get_rules`) agrees with what was written.
-    let yaml_globs = ai_rulez::testing::scope::split_globs(&json!("**/*.yml, **/*.yaml")).expect("globs");
-    let ts_globs = ai_rulez::testing::scope::split_globs(&json!("src/**/*.{ts,tsx}")).expect("globs");
+    let yaml_globs =
+        ai_rulez::testing::scope::split_globs(&json!("**/*.yml, **/*.yaml")).expect("globs");
+    let ts_globs =
+        ai_rulez::testing::scope::split_globs(&json!("src/**/*.{ts,tsx}")).expect("globs");
     let yaml_matcher = ai_rulez::testing::scope::matcher(&yaml_globs).expect("valid");
     let ts_matcher = ai_rulez::testing::scope::matcher(&ts_globs).expect("valid");
     assert!(yaml_matcher.is_match("config/app.yml") && !ts_matcher.is_match("config/app.yml"));

@@ -259,7 +259,8 @@ fn fuzz_frontmatter_reader_and_item_checks() {
                     prop_assert!(rewritten.len() <= yaml.len() + 1, "{strict} {rewritten:?}");
                 }
                 for kind in Kind::ALL {
-                    let checked = ai_rulez::testing::content::check(kind, "fuzz", path, document.clone());
+                    let checked =
+                        ai_rulez::testing::content::check(kind, "fuzz", path, document.clone());
                     names_the_file(&checked, path)?;
                 }
             }

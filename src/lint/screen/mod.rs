@@ -52,8 +52,6 @@ pub(crate) enum ScreenKind {
     SkillFile,
     /// One MCP server entry, as rendered by [`mcp_server_text`].
     McpServer,
-    /// A rule proposed from feedback (learned rules).
-    Learned,
 }
 
 impl ScreenKind {

@@ -236,10 +236,18 @@ fn fuzz_whole_project_pipeline() {
         }
         // Every entry point a user reaches: errors are fine, panics are not.
         let mut warnings = Vec::new();
-        let _dry = ai_rulez::testing::generate::generate(root, None, Mode::DryRun, false, &mut warnings);
-        let written = ai_rulez::testing::generate::generate(root, None, Mode::Write, false, &mut warnings);
+        let _dry =
+            ai_rulez::testing::generate::generate(root, None, Mode::DryRun, false, &mut warnings);
+        let written =
+            ai_rulez::testing::generate::generate(root, None, Mode::Write, false, &mut warnings);
         if written.is_ok() {
-            let again = ai_rulez::testing::generate::generate(root, None, Mode::Check, false, &mut warnings);
+            let again = ai_rulez::testing::generate::generate(
+                root,
+                None,
+                Mode::Check,
+                false,
+                &mut warnings,
+            );
             prop_assert!(again.is_ok(), "{again:?}");
             let _lock = ai_rulez::testing::lock::pin::write_lock(root, &mut warnings);
             let _check = ai_rulez::testing::lock::pin::check_lock(
@@ -250,9 +258,11 @@ fn fuzz_whole_project_pipeline() {
         }
         let _validate = ai_rulez::testing::lint::validate::validate(root, &mut warnings);
         let _scan = ai_rulez::testing::lint::scan::scan(root, &mut warnings);
-        if let Ok((project, errors)) = ai_rulez::testing::project::load_lenient(root, &mut warnings) {
+        if let Ok((project, errors)) = ai_rulez::testing::project::load_lenient(root, &mut warnings)
+        {
             let problems = errors.iter().map(ToString::to_string).collect();
-            let catalog = ai_rulez::testing::retrieval::Catalog::new(std::sync::Arc::new(project), problems);
+            let catalog =
+                ai_rulez::testing::retrieval::Catalog::new(std::sync::Arc::new(project), problems);
             let request = ai_rulez::testing::retrieval::RulesRequest {
                 paths: vec!["src/a.rs".to_owned(), "x.y/CON".to_owned()],
                 task: Some("a task about rules".to_owned()),
@@ -262,7 +272,8 @@ fn fuzz_whole_project_pipeline() {
             };
             let mut session = ai_rulez::testing::retrieval::Session::default();
             let _rules = ai_rulez::testing::retrieval::get_rules(&catalog, &mut session, &request);
-            let _search = ai_rulez::testing::retrieval::search_rules(&catalog, &mut session, "rules", 5);
+            let _search =
+                ai_rulez::testing::retrieval::search_rules(&catalog, &mut session, "rules", 5);
             let _context = ai_rulez::testing::retrieval::get_context(&catalog, "src", None);
         }
         let _clean = ai_rulez::testing::generate::clean(root, Mode::Write, &mut warnings);
