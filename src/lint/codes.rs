@@ -13,6 +13,10 @@ use super::Severity;
 
 /// One entry of the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[expect(
+    clippy::struct_field_names,
+    reason = "`code` is what the findings, the docs and `--explain` call the stable AR code"
+)]
 pub(crate) struct Code {
     /// Stable code, e.g. `AR001`.
     pub code: &'static str,

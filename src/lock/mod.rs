@@ -309,6 +309,10 @@ fn leaf_digest(path: &str, executable: bool, data: &[u8]) -> String {
 
 /// One difference between the lock and a snapshot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[expect(
+    clippy::struct_field_names,
+    reason = "`change` is a key of the JSON drift report; renaming it would change the output"
+)]
 pub struct Change {
     /// `source`, `output` or `mcp-server`.
     pub scope: &'static str,
