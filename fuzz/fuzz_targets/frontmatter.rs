@@ -10,7 +10,9 @@ fuzz_target!(|bytes: &[u8]| {
     match ai_rulez::testing::frontmatter::parse(path, bytes) {
         Ok(document) => {
             for kind in Kind::ALL {
-                if let Err(error) = ai_rulez::testing::content::check(kind, "fuzz", path, document.clone()) {
+                if let Err(error) =
+                    ai_rulez::testing::content::check(kind, "fuzz", path, document.clone())
+                {
                     assert!(error.to_string().starts_with(path), "{error}");
                 }
             }
