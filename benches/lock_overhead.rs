@@ -6,7 +6,7 @@ use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let folder = tempfile::tempdir()?;
-    let project = ai_rulez::confined_fs::ProjectDir::open(folder.path())?;
+    let project = ai_rulez::testing::confined_fs::ProjectDir::open(folder.path())?;
     let mut times: Vec<f64> = Vec::with_capacity(10_000);
     for _ in 0..10_000 {
         let started = Instant::now();

@@ -18,11 +18,11 @@ use crate::hash::sha256_tagged;
 use crate::project::Project;
 
 /// Longest item, domain or profile name, in characters.
-pub const MAX_NAME_CHARS: usize = 64;
+pub(crate) const MAX_NAME_CHARS: usize = 64;
 
 /// Where an item lives.
 #[derive(Debug, Clone)]
-pub struct ItemLocation {
+pub(crate) struct ItemLocation {
     /// Kind of item.
     pub kind: Kind,
     /// Item name (file stem or skill folder).
@@ -35,7 +35,7 @@ pub struct ItemLocation {
 
 /// An item file as read or written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct ItemRecord {
+pub(crate) struct ItemRecord {
     /// Item name.
     pub name: String,
     /// Project-relative path of the file.
@@ -48,7 +48,7 @@ pub struct ItemRecord {
 
 /// One item in a listing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct ItemSummary {
+pub(crate) struct ItemSummary {
     /// Item name.
     pub name: String,
     /// Domain, empty for the root.
@@ -69,7 +69,7 @@ pub struct ItemSummary {
 /// not starting with `.` or `-`, no `..`, no path separators or control characters.
 ///
 /// Errors: [`Error::Usage`] saying what is wrong.
-pub fn validate_name(what: &str, name: &str) -> Result<()> {
+pub(crate) fn validate_name(what: &str, name: &str) -> Result<()> {
     let problem = if name.is_empty() {
         Some("is empty".to_owned())
     } else if name.chars().count() > MAX_NAME_CHARS {
@@ -101,7 +101,7 @@ pub fn validate_name(what: &str, name: &str) -> Result<()> {
 /// The project-relative path of an item's file.
 ///
 /// Errors: invalid item or domain name.
-pub fn item_path(project: &Project, location: &ItemLocation) -> Result<String> {
+pub(crate) fn item_path(project: &Project, location: &ItemLocation) -> Result<String> {
     validate_name(location.kind.noun(), &location.name)?;
     let mut base = project.config_dir_relative.clone();
     if base.is_empty() {
@@ -171,7 +171,7 @@ fn check_content(path: &str, location: &ItemLocation, content: &str) -> Result<(
 /// Creates an item; fails when it exists.
 ///
 /// Errors: invalid names, refused content, an existing item, symlinks, I/O.
-pub fn create_item(
+pub(crate) fn create_item(
     project: &Project,
     location: &ItemLocation,
     content: &str,
@@ -202,7 +202,7 @@ pub fn create_item(
 /// Reads an item.
 ///
 /// Errors: invalid names; the item does not exist.
-pub fn read_item(project: &Project, location: &ItemLocation) -> Result<ItemRecord> {
+pub(crate) fn read_item(project: &Project, location: &ItemLocation) -> Result<ItemRecord> {
     let path = item_path(project, location)?;
     let (bytes, _) = read_existing(project, &path, location)?;
     let content =
@@ -214,7 +214,7 @@ pub fn read_item(project: &Project, location: &ItemLocation) -> Result<ItemRecor
 ///
 /// Errors: the item does not exist, the hash is stale (the message gives the current hash),
 /// refused content, I/O.
-pub fn update_item(
+pub(crate) fn update_item(
     project: &Project,
     location: &ItemLocation,
     content: &str,
@@ -237,7 +237,7 @@ pub fn update_item(
 /// that hash.
 ///
 /// Errors: the item does not exist; the hash is stale; a skill folder holding a symlink; I/O.
-pub fn delete_item(
+pub(crate) fn delete_item(
     project: &Project,
     location: &ItemLocation,
     expected_hash: Option<&str>,
@@ -306,7 +306,7 @@ fn record(name: &str, path: &str, content: String) -> ItemRecord {
 
 /// Lists items of `kind` (all domains, or one), sorted by priority then name.
 #[must_use]
-pub fn list_items(project: &Project, kind: Kind, domain: Option<&str>) -> Vec<ItemSummary> {
+pub(crate) fn list_items(project: &Project, kind: Kind, domain: Option<&str>) -> Vec<ItemSummary> {
     let mut items: Vec<&content::Item> = project
         .tree
         .items
@@ -339,7 +339,7 @@ pub fn list_items(project: &Project, kind: Kind, domain: Option<&str>) -> Vec<It
 /// Creates `domains/<name>/rules/` so the domain exists.
 ///
 /// Errors: invalid name, an existing domain, I/O.
-pub fn create_domain(project: &Project, name: &str) -> Result<String> {
+pub(crate) fn create_domain(project: &Project, name: &str) -> Result<String> {
     validate_name("domain", name)?;
     let path = format!("{}/domains/{name}", project.config_dir_relative);
     let _lock = project.dir.lock()?;
@@ -358,7 +358,7 @@ pub fn create_domain(project: &Project, name: &str) -> Result<String> {
 /// Deletes an empty domain folder (only `.gitkeep` files left).
 ///
 /// Errors: invalid name, missing domain, a domain that still holds items.
-pub fn delete_domain(project: &Project, name: &str) -> Result<String> {
+pub(crate) fn delete_domain(project: &Project, name: &str) -> Result<String> {
     validate_name("domain", name)?;
     let path = format!("{}/domains/{name}", project.config_dir_relative);
     let _lock = project.dir.lock()?;
@@ -400,7 +400,7 @@ fn holds_items(dir: &ProjectDir, folder: &str, depth: usize) -> Result<bool> {
 /// Edits the config with `toml_edit` (comments and key order survive) and writes it atomically.
 ///
 /// Errors: a v3 YAML config (not editable here), unparsable TOML, I/O.
-pub fn edit_config(
+pub(crate) fn edit_config(
     project: &Project,
     edit: impl FnOnce(&mut DocumentMut) -> Result<()>,
 ) -> Result<()> {
@@ -434,7 +434,7 @@ pub fn edit_config(
 /// Sets `[profiles] <name> = [domains]`.
 ///
 /// Errors: invalid names; as [`edit_config`].
-pub fn set_profile(project: &Project, name: &str, domains: &[String]) -> Result<()> {
+pub(crate) fn set_profile(project: &Project, name: &str, domains: &[String]) -> Result<()> {
     validate_name("profile", name)?;
     for domain in domains {
         validate_name("domain", domain)?;
@@ -455,7 +455,7 @@ pub fn set_profile(project: &Project, name: &str, domains: &[String]) -> Result<
 /// Removes a profile (and `default` when it named it).
 ///
 /// Errors: unknown profile; as [`edit_config`].
-pub fn remove_profile(project: &Project, name: &str) -> Result<()> {
+pub(crate) fn remove_profile(project: &Project, name: &str) -> Result<()> {
     if !project.config.profiles.contains_key(name) {
         return Err(Error::Usage(format!("profile `{name}` does not exist")));
     }
@@ -476,7 +476,7 @@ pub fn remove_profile(project: &Project, name: &str) -> Result<()> {
 /// Sets `default = "<name>"`.
 ///
 /// Errors: unknown profile; as [`edit_config`].
-pub fn set_default_profile(project: &Project, name: &str) -> Result<()> {
+pub(crate) fn set_default_profile(project: &Project, name: &str) -> Result<()> {
     for part in name.split(',') {
         if !project.config.profiles.contains_key(part.trim()) {
             return Err(Error::Usage(format!(
@@ -495,7 +495,7 @@ pub fn set_default_profile(project: &Project, name: &str) -> Result<()> {
 /// root file, so it gets the same screening as item text, and a name must be one line.
 ///
 /// Errors: [`Error::Refused`] with the reasons (`Not saved: ...`).
-pub fn check_project_text(key: &str, value: &str) -> Result<()> {
+pub(crate) fn check_project_text(key: &str, value: &str) -> Result<()> {
     let mut problems =
         crate::lint::screen::untrusted_refusals(value, crate::lint::screen::ScreenKind::Rule);
     if key == "name" && value.chars().any(char::is_control) {

@@ -109,7 +109,7 @@ pub enum InvalidKind {
 }
 
 /// Library result type.
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     /// An [`Error::Invalid`] of kind [`InvalidKind::Other`]: `path` is project-relative, `line`

@@ -74,7 +74,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Document> {
 ///
 /// Errors: [`Error::Invalid`] of kind [`InvalidKind::NotUtf8`] naming `path`, the 1-based line
 /// and column of the first invalid byte, and the byte itself.
-pub fn decode_utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
+pub(crate) fn decode_utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str> {
     std::str::from_utf8(bytes).map_err(|error| {
         let valid = &bytes[..error.valid_up_to()];
         let line = valid.split(|&byte| byte == b'\n').count();
@@ -244,7 +244,7 @@ fn top_level_key(line: &str) -> Option<&str> {
 /// Renders a string as a YAML scalar: plain when that reads back as the same string, otherwise
 /// double-quoted with JSON escapes (JSON strings are valid YAML double-quoted scalars).
 #[must_use]
-pub fn yaml_string(value: &str) -> String {
+pub(crate) fn yaml_string(value: &str) -> String {
     if is_plain_safe(value) {
         value.to_owned()
     } else {
@@ -254,7 +254,7 @@ pub fn yaml_string(value: &str) -> String {
 
 /// Renders a JSON value as a one-line YAML value (flow style for lists and maps).
 #[must_use]
-pub fn yaml_value(value: &Value) -> String {
+pub(crate) fn yaml_value(value: &Value) -> String {
     match value {
         Value::String(text) => yaml_string(text),
         Value::Array(items) => {
@@ -297,7 +297,7 @@ fn is_plain_safe(value: &str) -> bool {
 ///
 /// Errors: [`Error::Invalid`] of kind [`InvalidKind::Yaml`] (or [`InvalidKind::DuplicateKey`])
 /// naming `path` and the line of the YAML error.
-pub fn parse_yaml_document(path: &str, text: &str) -> Result<Value> {
+pub(crate) fn parse_yaml_document(path: &str, text: &str) -> Result<Value> {
     let options = serde_saphyr::options! { strict_booleans: true };
     serde_saphyr::from_str_with_options(text, options).map_err(|error| {
         let line = error

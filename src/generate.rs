@@ -24,7 +24,7 @@ pub struct Outcome {
 /// are not needed (drift is judged on placeholder templates), so unset ones do not fail.
 ///
 /// Errors: project, config, item and render errors.
-pub fn plan(
+pub(crate) fn plan(
     start: &Path,
     profile: Option<&str>,
     mode: Mode,
@@ -73,7 +73,7 @@ pub fn clean(start: &Path, mode: Mode, warnings: &mut Vec<String>) -> Result<Rep
 
 /// Writer settings for `project` (manifest path, gitignore flag).
 #[must_use]
-pub fn settings(project: &Project, force: bool, clean: bool) -> Settings<'_> {
+pub(crate) fn settings(project: &Project, force: bool, clean: bool) -> Settings<'_> {
     let manifest_path = if project.config_dir_relative.is_empty() {
         ".ai-rulez.generated-manifest.json".to_owned()
     } else {

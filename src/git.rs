@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 /// `.git/info/exclude` and `core.excludesFile`). Outside a git repository nothing is ignored.
 ///
 /// Errors: [`Error::Usage`] when the repository exists but cannot be read.
-pub fn is_ignored(project_root: &Path, relative: &str) -> Result<bool> {
+pub(crate) fn is_ignored(project_root: &Path, relative: &str) -> Result<bool> {
     Ok(!ignored_among(project_root, &[relative])?.is_empty())
 }
 
@@ -19,7 +19,7 @@ pub fn is_ignored(project_root: &Path, relative: &str) -> Result<bool> {
 /// when many generated files are ignored.
 ///
 /// Errors: [`Error::Usage`] when the repository exists but cannot be read.
-pub fn ignored_among(project_root: &Path, relative: &[&str]) -> Result<BTreeSet<String>> {
+pub(crate) fn ignored_among(project_root: &Path, relative: &[&str]) -> Result<BTreeSet<String>> {
     let mut ignored = BTreeSet::new();
     if relative.is_empty() {
         return Ok(ignored);
@@ -58,7 +58,7 @@ pub fn ignored_among(project_root: &Path, relative: &[&str]) -> Result<BTreeSet<
 /// paths of files inside the project start with. `None` when the repository has no work tree or
 /// the project is not inside it.
 #[must_use]
-pub fn index_prefix(repository: &gix::Repository, project_root: &Path) -> Option<String> {
+pub(crate) fn index_prefix(repository: &gix::Repository, project_root: &Path) -> Option<String> {
     let workdir = fs_err::canonicalize(repository.workdir()?).ok()?;
     let root = fs_err::canonicalize(project_root).ok()?;
     let relative = root
@@ -77,7 +77,7 @@ pub fn index_prefix(repository: &gix::Repository, project_root: &Path) -> Option
 /// repository nothing is tracked.
 ///
 /// Errors: [`Error::Usage`] when the repository exists but its index cannot be read.
-pub fn is_tracked(project_root: &Path, relative: &str) -> Result<bool> {
+pub(crate) fn is_tracked(project_root: &Path, relative: &str) -> Result<bool> {
     let Ok(repository) = gix::discover(project_root) else {
         return Ok(false);
     };

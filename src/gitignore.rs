@@ -4,10 +4,10 @@
 use crate::error::{Error, Result};
 
 /// First line of the managed block.
-pub const BEGIN: &str =
+pub(crate) const BEGIN: &str =
     "# BEGIN ai-rulez (managed by `ai-rulez generate`; edit .ai-rulez/config.toml instead)";
 /// Last line of the managed block.
-pub const END: &str = "# END ai-rulez";
+pub(crate) const END: &str = "# END ai-rulez";
 const BEGIN_PREFIX: &str = "# BEGIN ai-rulez";
 /// The one unanchored pattern of the block: temporary files ai-rulez writes next to the file it
 /// replaces, at any depth.
@@ -29,7 +29,7 @@ const LEGACY_HEADER: &str = "# AI Rules generated files";
 ///
 /// Errors: [`Error::Invalid`] when the markers are damaged (a BEGIN without END, an END without
 /// BEGIN, or two blocks); nothing is changed then.
-pub fn update(current: Option<&str>, entries: Option<&[String]>) -> Result<Option<String>> {
+pub(crate) fn update(current: Option<&str>, entries: Option<&[String]>) -> Result<Option<String>> {
     let text = current.unwrap_or_default();
     let (lines, legacy_at) = without_legacy_fragments(text);
     let begins: Vec<usize> = positions(&lines, |line| line.starts_with(BEGIN_PREFIX));

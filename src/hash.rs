@@ -12,24 +12,24 @@
 use sha2::{Digest, Sha256};
 
 /// Marker that precedes the hex digest in a banner.
-pub const SHA256_MARKER: &str = "Content-Hash: sha256:";
+pub(crate) const SHA256_MARKER: &str = "Content-Hash: sha256:";
 const BLAKE3_MARKER: &str = "Content-Hash: blake3:";
 
 /// `sha256:<hex>` of `bytes`.
 #[must_use]
-pub fn sha256_tagged(bytes: &[u8]) -> String {
+pub(crate) fn sha256_tagged(bytes: &[u8]) -> String {
     format!("sha256:{}", sha256_hex(bytes))
 }
 
 /// Lower-case hex SHA-256 of `bytes` (64 characters).
 #[must_use]
-pub fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
 /// What a file on disk says about its origin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Provenance {
+pub(crate) enum Provenance {
     /// No banner: the tool cannot prove it wrote this file.
     NoBanner,
     /// A banner whose hash matches the bytes: generated and unedited.
@@ -41,7 +41,7 @@ pub enum Provenance {
 /// Reads the banner of `bytes` (our sha256 banner or the Go tool's blake3 banner) and checks it.
 /// Only the first 40 lines are searched, so a banner quoted deep in a body does not count.
 #[must_use]
-pub fn banner_provenance(bytes: &[u8]) -> Provenance {
+pub(crate) fn banner_provenance(bytes: &[u8]) -> Provenance {
     let mut offset = 0;
     for _ in 0..40 {
         let Some(rest) = bytes.get(offset..) else {

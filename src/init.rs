@@ -9,7 +9,11 @@ use crate::error::{Error, Result};
 ///
 /// Errors: [`Error::Refused`] when `.ai-rulez/` exists; [`Error::Usage`] for an unknown preset;
 /// I/O errors.
-pub fn init_project(directory: &Path, name: Option<&str>, presets: &[String]) -> Result<PathBuf> {
+pub(crate) fn init_project(
+    directory: &Path,
+    name: Option<&str>,
+    presets: &[String],
+) -> Result<PathBuf> {
     let folder = directory.join(".ai-rulez");
     let dir = crate::confined_fs::ProjectDir::open(directory)?;
     if dir.info(".ai-rulez")?.is_some() {

@@ -2,40 +2,46 @@
 //! Markdown with YAML frontmatter under `.ai-rulez/`, and renders each coding assistant's native
 //! files from it with content hashes, without ever overwriting a file it did not write.
 //!
-//! Data flow: [`project::load`] → [`project::view`] → [`presets::render::render`] → [`plan::Plan`]
-//! → [`write::apply`].
+//! The library's only public entry point is [`run`], which the `ai-rulez` binary calls; every
+//! module is crate-private. Data flow inside: `project::load` → `project::view` →
+//! `presets::render::render` → `plan::Plan` → `write::apply` (see
+//! `cargo doc --document-private-items`).
 
 #![warn(missing_docs)]
+// The items re-exported for the tests through the hidden `testing` module count as public for
+// rustdoc, so their docs' links to crate-private items would warn; those docs are not rendered
+// (the module is hidden) and the links resolve in `cargo doc --document-private-items`.
+#![allow(rustdoc::private_intra_doc_links)]
 
-pub mod authoring;
-pub mod cli;
-pub mod commands;
-pub mod config;
-pub mod confined_fs;
-pub mod content;
-pub mod error;
-pub mod frontmatter;
-pub mod generate;
-pub mod git;
-pub mod gitignore;
-pub mod hash;
-pub mod init;
-pub mod limits;
-pub mod lint;
-pub mod lock;
-pub mod manifest;
+pub(crate) mod authoring;
+pub(crate) mod cli;
+pub(crate) mod commands;
+pub(crate) mod config;
+pub(crate) mod confined_fs;
+pub(crate) mod content;
+pub(crate) mod error;
+pub(crate) mod frontmatter;
+pub(crate) mod generate;
+pub(crate) mod git;
+pub(crate) mod gitignore;
+pub(crate) mod hash;
+pub(crate) mod init;
+pub(crate) mod limits;
+pub(crate) mod lint;
+pub(crate) mod lock;
+pub(crate) mod manifest;
 pub(crate) mod markdown;
-pub mod mcp;
-pub mod mcp_config;
-pub mod plan;
-pub mod presets;
-pub mod project;
-pub mod retrieval;
-pub mod scope;
-pub mod search;
+pub(crate) mod mcp;
+pub(crate) mod mcp_config;
+pub(crate) mod plan;
+pub(crate) mod presets;
+pub(crate) mod project;
+pub(crate) mod retrieval;
+pub(crate) mod scope;
+pub(crate) mod search;
 pub(crate) mod settings;
 pub(crate) mod summary;
-pub mod write;
+pub(crate) mod write;
 
 use std::process::ExitCode;
 
@@ -107,5 +113,120 @@ fn wants_json(command: &Command) -> bool {
             matches!(args.format, LintFormat::Json | LintFormat::Sarif)
         }
         Command::Init(_) | Command::Hook(_) | Command::Mcp(_) => false,
+    }
+}
+
+/// Re-exports of the internals this crate's own integration tests (`tests/it`), proptest fuzz
+/// targets and benches call directly. It exists only for them: it is not a stable API, may change
+/// in any release, and is hidden from the docs. The sub-modules mirror the crate's module paths so
+/// a test reads `testing::scope::split_globs` where the code says `scope::split_globs`.
+#[doc(hidden)]
+pub mod testing {
+    /// The command line definition, for checking the CLI against the MCP tool registry.
+    pub mod cli {
+        pub use crate::cli::Cli;
+    }
+
+    /// Parsing `config.toml` / `config.yaml`.
+    pub mod config {
+        pub use crate::config::parse;
+    }
+
+    /// The confined project folder and its writer lock.
+    pub mod confined_fs {
+        pub use crate::confined_fs::{ProjectDir, temporary_path};
+    }
+
+    /// Content kinds and the per-document checks.
+    pub mod content {
+        pub use crate::content::{Kind, check};
+    }
+
+    /// The library's typed error.
+    pub mod error {
+        pub use crate::error::Error;
+    }
+
+    /// Frontmatter parsing and rewriting.
+    pub mod frontmatter {
+        pub use crate::frontmatter::{Document, is_strict_yaml, parse, rewrite_top_level};
+    }
+
+    /// Generating and cleaning the assistants' files.
+    pub mod generate {
+        pub use crate::generate::{clean, generate};
+    }
+
+    /// Input size limits.
+    pub mod limits {
+        pub use crate::limits::MAX_BRACE_EXPANSIONS;
+    }
+
+    /// Validation and scanning.
+    pub mod lint {
+        /// `validate`.
+        pub mod validate {
+            pub use crate::lint::validate::validate;
+        }
+
+        /// `scan`.
+        pub mod scan {
+            pub use crate::lint::scan::scan;
+        }
+    }
+
+    /// The lock file.
+    pub mod lock {
+        /// Writing and checking the lock.
+        pub mod pin {
+            pub use crate::lock::pin::{Against, check_lock, write_lock};
+        }
+    }
+
+    /// The MCP server's tool registry and JSON-RPC framing.
+    pub mod mcp {
+        pub use crate::mcp::declared_tools;
+
+        /// The tool registry.
+        pub mod registry {
+            pub use crate::mcp::registry::{
+                CLI_ONLY, Pairing, TOOLSETS, ToolSpec, Toolset, parity_markdown,
+            };
+        }
+
+        /// JSON-RPC line framing.
+        pub mod framing {
+            pub use crate::mcp::framing::{Line, Verdict, judge, read_line};
+
+            /// JSON-RPC batches.
+            pub mod batch {
+                pub use crate::mcp::framing::batch::{BATCH_VERSION, BatchPlan, plan};
+            }
+        }
+    }
+
+    /// Loading a project.
+    pub mod project {
+        pub use crate::project::load_lenient;
+    }
+
+    /// The MCP retrieval tools.
+    pub mod retrieval {
+        pub use crate::retrieval::{
+            Catalog, RulesRequest, Session, get_context, get_rules, search_rules,
+        };
+    }
+
+    /// Rule scopes: globs and targets.
+    pub mod scope {
+        pub use crate::scope::{
+            check_globs, check_targets, compile, expand_braces, matcher, normalize_target,
+            scope_globs, split_globs, target_matches, try_expand_braces,
+        };
+    }
+
+    /// Write modes.
+    pub mod write {
+        pub use crate::write::Mode;
     }
 }

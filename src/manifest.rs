@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 
 /// One owned entry in a merged settings document.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MergedEntry {
+pub(crate) struct MergedEntry {
     /// Key path inside the document (e.g. `["mcpServers", "github"]`).
     pub key: Vec<String>,
     /// `sha256:<hex>` of the entry in template form.
@@ -28,7 +28,7 @@ pub struct MergedEntry {
 
 /// The manifest contents.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     /// Whole files: path → digest of the file bytes (`None` for a Go manifest without digests).
     pub files: BTreeMap<String, Option<String>>,
     /// Managed sections in hand-written files: path → digest of the section body.
@@ -56,7 +56,7 @@ impl Manifest {
     /// Parses manifest text; `path` is used in error messages.
     ///
     /// Errors: [`Error::Invalid`] when the text is not a manifest of version 1 or 2.
-    pub fn parse(path: &str, text: &str) -> Result<Self> {
+    pub(crate) fn parse(path: &str, text: &str) -> Result<Self> {
         let invalid = |message: &str| {
             Error::invalid(
                 path,
@@ -108,7 +108,7 @@ impl Manifest {
 
     /// Deterministic JSON text of this manifest.
     #[must_use]
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let stored = Stored {
             version: 2,
             files: &self.files,
@@ -123,13 +123,13 @@ impl Manifest {
 
     /// Whether nothing is recorded.
     #[must_use]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.files.is_empty() && self.sections.is_empty() && self.merged.is_empty()
     }
 
     /// Whether `digest` (`sha256:<hex>`) is recorded for the whole file `path`.
     #[must_use]
-    pub fn records_file(&self, path: &str, digest: &str) -> bool {
+    pub(crate) fn records_file(&self, path: &str, digest: &str) -> bool {
         self.files
             .get(path)
             .is_some_and(|recorded| recorded.as_deref() == Some(digest))
@@ -141,7 +141,7 @@ impl Manifest {
 
     /// Adds every record of `other` to these, keeping both digests where they differ: the union
     /// that proves ours whatever an interrupted run left on disk.
-    pub fn absorb(&mut self, other: Manifest) {
+    pub(crate) fn absorb(&mut self, other: Manifest) {
         for (path, digest) in other.files {
             match self.files.get(&path) {
                 None => {

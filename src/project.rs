@@ -49,7 +49,7 @@ const CONFIG_CANDIDATES: [(&str, bool); 5] = [
 ///
 /// Returns (project root, config path relative to it, whether it is YAML).
 /// Errors: [`Error::NoProject`] when none is found.
-pub fn discover(start: &Path) -> Result<(PathBuf, &'static str, bool)> {
+pub(crate) fn discover(start: &Path) -> Result<(PathBuf, &'static str, bool)> {
     if !start.is_dir() {
         return Err(Error::Usage(format!(
             "`{}` is not a folder; pass the project folder (or a folder inside it) with -C",
@@ -112,7 +112,7 @@ fn symlinked_project(directory: &Path, candidate: &str) -> Error {
 /// Finds and loads the project around `start`.
 ///
 /// Errors: no project, an unreadable or invalid config, or any item error of the tree.
-pub fn load(start: &Path, warnings: &mut Vec<String>) -> Result<Project> {
+pub(crate) fn load(start: &Path, warnings: &mut Vec<String>) -> Result<Project> {
     let (project, errors) = load_lenient(start, warnings)?;
     match Error::from_list(errors) {
         Some(error) => Err(error),
@@ -132,7 +132,7 @@ pub fn load_lenient(start: &Path, warnings: &mut Vec<String>) -> Result<(Project
 /// so a long-running server reloads only what changed.
 ///
 /// Errors: as [`load_lenient`].
-pub fn load_lenient_cached(
+pub(crate) fn load_lenient_cached(
     start: &Path,
     warnings: &mut Vec<String>,
     cache: Option<&mut content::ParseCache>,
@@ -270,10 +270,11 @@ fn symlink_outside(root: &Path, folder: &Path) -> Option<String> {
 
 /// The items one generation run uses.
 #[derive(Debug)]
-pub struct View<'a> {
+pub(crate) struct View<'a> {
     /// Selected items, one per (kind, id), sorted by priority then id.
     pub items: Vec<&'a Item>,
-    /// Selected domain names.
+    /// Selected domain names. Only the unit tests read them, so they are kept only there.
+    #[cfg(test)]
     pub domains: Vec<String>,
 }
 
@@ -282,7 +283,7 @@ pub struct View<'a> {
 ///
 /// Errors: [`Error::Usage`] for an unknown profile; [`Error::Invalid`] when two selected items of
 /// one kind share an id at the same precedence (naming both files).
-pub fn view<'a>(
+pub(crate) fn view<'a>(
     project: &'a Project,
     profile: Option<&str>,
     warnings: &mut Vec<String>,
@@ -335,6 +336,7 @@ pub fn view<'a>(
     });
     Ok(View {
         items: chosen,
+        #[cfg(test)]
         domains,
     })
 }

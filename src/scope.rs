@@ -271,7 +271,7 @@ pub fn check_targets(key: &str, targets: &[String]) -> Result<(), String> {
 /// Checks a list of plain words (`triggers`): count and length only, they are never compiled.
 ///
 /// Errors: a sentence naming the key, the entry and the limit.
-pub fn check_words(key: &str, words: &[String]) -> Result<(), String> {
+pub(crate) fn check_words(key: &str, words: &[String]) -> Result<(), String> {
     check_list(key, words)
 }
 

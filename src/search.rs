@@ -64,7 +64,7 @@ fn is_stopword(word: &str) -> bool {
 /// in `vocabulary`; each document keeps its weighted term frequencies sorted by term number, so
 /// building costs one map lookup per word and no allocation per known term.
 #[derive(Debug, Default)]
-pub struct Index {
+pub(crate) struct Index {
     /// Term number by term text.
     vocabulary: HashMap<String, usize>,
     /// Per document: (term number, weighted frequency), sorted by term number.
@@ -78,7 +78,7 @@ pub struct Index {
 /// Splits text into lower-case terms, drops stopwords, and strips common English suffixes so
 /// "paginate", "paginated" and "pagination" meet.
 #[must_use]
-pub fn terms(text: &str) -> Vec<String> {
+pub(crate) fn terms(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     for_each_term(text, &mut String::new(), |term| found.push(term.to_owned()));
     found
@@ -123,7 +123,7 @@ fn stem(word: &str) -> &str {
 impl Index {
     /// Indexes `items` (their order defines the positions returned by [`Index::rank`]).
     #[must_use]
-    pub fn build(items: &[&Item]) -> Self {
+    pub(crate) fn build(items: &[&Item]) -> Self {
         let mut index = Index::default();
         let mut buffer = String::new();
         // (term number, weight) of every word of one document, in text order.
@@ -188,7 +188,7 @@ impl Index {
     /// Scores every item against `query`; returns (position, score) for scores above zero, best
     /// first, ties broken by position.
     #[must_use]
-    pub fn rank(&self, query: &str) -> Vec<(usize, f64)> {
+    pub(crate) fn rank(&self, query: &str) -> Vec<(usize, f64)> {
         self.rank_among(query, 0..self.documents.len())
     }
 
@@ -196,7 +196,7 @@ impl Index {
     /// come from every item), so a caller that already knows which items apply pays only for
     /// those.
     #[must_use]
-    pub fn rank_among(
+    pub(crate) fn rank_among(
         &self,
         query: &str,
         positions: impl IntoIterator<Item = usize>,

@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|text: &str| {
     let path = ".ai-rulez/config.toml";
     for yaml in [false, true] {
-        if let Err(error) = ai_rulez::config::parse(path, text, yaml, &mut Vec::new()) {
+        if let Err(error) = ai_rulez::testing::config::parse(path, text, yaml, &mut Vec::new()) {
             assert!(error.to_string().starts_with(path), "{error}");
         }
     }

@@ -3,7 +3,7 @@
 //! request's id when that is a string or a number. A panic is a crash.
 #![no_main]
 
-use ai_rulez::mcp::framing::{self, Verdict, batch};
+use ai_rulez::testing::mcp::framing::{self, Verdict, batch};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

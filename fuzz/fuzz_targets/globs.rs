@@ -2,7 +2,7 @@
 //! list that passes the checks must compile and expand within the limits; a panic is a crash.
 #![no_main]
 
-use ai_rulez::{limits, scope};
+use ai_rulez::testing::{limits, scope};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

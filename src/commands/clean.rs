@@ -9,7 +9,7 @@ use crate::write::{Mode, Status};
 /// Runs `clean`; returns the exit code.
 ///
 /// Errors: anything that stops the run (exit 1).
-pub fn run(global: &Global, args: &CleanArgs) -> anyhow::Result<u8> {
+pub(crate) fn run(global: &Global, args: &CleanArgs) -> anyhow::Result<u8> {
     let mode = if args.dry_run {
         Mode::DryRun
     } else {

@@ -6,7 +6,7 @@ use crate::cli::ExplainArgs;
 /// Prints what applies to the path; returns 0.
 ///
 /// Errors: no project, a path outside the project, or load errors.
-pub fn run(global: &Global, args: &ExplainArgs) -> anyhow::Result<u8> {
+pub(crate) fn run(global: &Global, args: &ExplainArgs) -> anyhow::Result<u8> {
     let mut warnings = Vec::new();
     let project = crate::project::load(&global.start, &mut warnings)?;
     print_warnings(global, &warnings);

@@ -9,7 +9,7 @@ use crate::write::{Mode, Status};
 
 /// Resolved `generate` settings.
 #[derive(Debug, Clone)]
-pub struct GenerateConfig {
+pub(crate) struct GenerateConfig {
     /// What to do.
     pub mode: Mode,
     /// Overwrite unprovable files.
@@ -25,7 +25,7 @@ pub struct GenerateConfig {
 impl GenerateConfig {
     /// Resolves typed arguments.
     #[must_use]
-    pub fn from_args(args: &GenerateArgs) -> Self {
+    pub(crate) fn from_args(args: &GenerateArgs) -> Self {
         let mode = if args.check {
             Mode::Check
         } else if args.dry_run {
@@ -46,7 +46,7 @@ impl GenerateConfig {
 /// Runs `generate`; returns the exit code (0 ok, 2 drift in check mode).
 ///
 /// Errors: anything that stops the run (exit 1).
-pub fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8> {
+pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8> {
     if config.locked {
         let drift =
             crate::lock::pin::check_lock(&global.start, crate::lock::pin::Against::WorkTree, true)?;

@@ -11,7 +11,7 @@ const MARKER: &str = "# ai-rulez pre-commit hook (written by `ai-rulez hook inst
 /// Runs `hook install`; returns the exit code.
 ///
 /// Errors: no git repository, or an existing hook that ai-rulez did not write.
-pub fn install(global: &Global) -> anyhow::Result<u8> {
+pub(crate) fn install(global: &Global) -> anyhow::Result<u8> {
     let repository =
         gix::discover(&global.start).context("no git repository found; run `git init` first")?;
     // Absolute, so a hooks path given as an absolute path is recognised as inside the work tree.

@@ -6,7 +6,7 @@ use crate::cli::InitArgs;
 /// Runs `init` in the start directory; returns the exit code.
 ///
 /// Errors: `.ai-rulez/` already exists, an unknown preset, or a write failure.
-pub fn run(global: &Global, args: &InitArgs) -> anyhow::Result<u8> {
+pub(crate) fn run(global: &Global, args: &InitArgs) -> anyhow::Result<u8> {
     let presets: Vec<String> = args
         .presets
         .split(',')

@@ -9,7 +9,7 @@ use crate::lint::{Report, Severity, codes};
 
 /// Which command runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Which {
+pub(crate) enum Which {
     /// `validate`: structure and behaviour.
     Validate,
     /// `scan`: security.
@@ -19,7 +19,7 @@ pub enum Which {
 /// Runs `validate` or `scan`; returns 0 when no finding reaches `--fail-on`, 2 when one does.
 ///
 /// Errors (exit 1): an unknown `--explain` code, no project, or a config `scan` cannot read.
-pub fn run(global: &Global, args: &LintArgs, which: Which) -> anyhow::Result<u8> {
+pub(crate) fn run(global: &Global, args: &LintArgs, which: Which) -> anyhow::Result<u8> {
     if let Some(code) = &args.explain {
         let Some(entry) = codes::lookup(code) else {
             anyhow::bail!(

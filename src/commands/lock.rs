@@ -9,7 +9,7 @@ use crate::lock::pin::{self, Against};
 /// Runs `lock`; returns the exit code (0 ok or in sync, 2 differences under `--check`).
 ///
 /// Errors: anything that stops the run (exit 1), including a missing or damaged lock.
-pub fn run(global: &Global, args: &LockArgs) -> anyhow::Result<u8> {
+pub(crate) fn run(global: &Global, args: &LockArgs) -> anyhow::Result<u8> {
     if !args.check && !args.diff {
         if args.staged {
             anyhow::bail!("`--staged` only applies to `--check` and `--diff`");

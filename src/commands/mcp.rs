@@ -9,7 +9,7 @@ use crate::mcp::registry::{DEFAULT_TOOLSETS, Toolset};
 /// Runs the server until stdin closes; returns 0.
 ///
 /// Errors: an unknown name in `--toolsets`, the root does not exist, or stdio fails.
-pub fn run(global: &Global, args: &McpArgs) -> anyhow::Result<u8> {
+pub(crate) fn run(global: &Global, args: &McpArgs) -> anyhow::Result<u8> {
     let options = crate::mcp::Options {
         // `--root` widens where tools may reach; the default project stays the start directory.
         root: args.root.clone(),

@@ -1,16 +1,16 @@
 //! One module per command: each turns typed arguments into a resolved configuration and calls
 //! the library.
 
-pub mod clean;
-pub mod explain;
-pub mod generate;
-pub mod hook;
-pub mod init;
-pub mod lint;
-pub mod lock;
-pub mod mcp;
-pub mod scan;
-pub mod validate;
+pub(crate) mod clean;
+pub(crate) mod explain;
+pub(crate) mod generate;
+pub(crate) mod hook;
+pub(crate) mod init;
+pub(crate) mod lint;
+pub(crate) mod lock;
+pub(crate) mod mcp;
+pub(crate) mod scan;
+pub(crate) mod validate;
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -19,7 +19,7 @@ use crate::cli::Format;
 
 /// Settings every command shares, resolved from the global flags.
 #[derive(Debug, Clone)]
-pub struct Global {
+pub(crate) struct Global {
     /// Directory the project search starts in.
     pub start: PathBuf,
     /// Suppress warnings.
@@ -27,7 +27,7 @@ pub struct Global {
 }
 
 /// Prints warnings to stderr (unless quiet).
-pub fn print_warnings(global: &Global, warnings: &[String]) {
+pub(crate) fn print_warnings(global: &Global, warnings: &[String]) {
     if global.quiet {
         return;
     }
@@ -38,22 +38,22 @@ pub fn print_warnings(global: &Global, warnings: &[String]) {
 }
 
 /// Prints one line to stdout.
-pub fn out(line: &str) {
+pub(crate) fn out(line: &str) {
     writeln!(std::io::stdout().lock(), "{line}").ok();
 }
 
 /// Prints one line to stderr.
-pub fn err(line: &str) {
+pub(crate) fn err(line: &str) {
     writeln!(std::io::stderr().lock(), "{line}").ok();
 }
 
 /// Prints a JSON document on stdout.
-pub fn print_json(value: &serde_json::Value) {
+pub(crate) fn print_json(value: &serde_json::Value) {
     out(&serde_json::to_string_pretty(value).unwrap_or_default());
 }
 
 /// Whether JSON output was asked for.
 #[must_use]
-pub fn is_json(format: Format) -> bool {
+pub(crate) fn is_json(format: Format) -> bool {
     format == Format::Json
 }

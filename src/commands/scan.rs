@@ -8,6 +8,6 @@ use crate::cli::LintArgs;
 /// Runs `scan`; exit 0 below `--fail-on`, 2 at or above it.
 ///
 /// Errors (exit 1): no project, a config that cannot be read, or an unknown `--explain` code.
-pub fn run(global: &Global, args: &LintArgs) -> anyhow::Result<u8> {
+pub(crate) fn run(global: &Global, args: &LintArgs) -> anyhow::Result<u8> {
     run_lint(global, args, Which::Scan)
 }

@@ -7,6 +7,6 @@ use crate::cli::LintArgs;
 /// Runs `validate`; exit 0 below `--fail-on`, 2 at or above it.
 ///
 /// Errors (exit 1): no project, an unknown `--explain` code, or an I/O failure.
-pub fn run(global: &Global, args: &LintArgs) -> anyhow::Result<u8> {
+pub(crate) fn run(global: &Global, args: &LintArgs) -> anyhow::Result<u8> {
     run_lint(global, args, Which::Validate)
 }

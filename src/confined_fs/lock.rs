@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 
 /// Environment variable overriding how long a writer waits for the lock, in milliseconds
 /// (default 10000).
-pub const LOCK_WAIT_ENV: &str = "AI_RULEZ_LOCK_WAIT_MS";
+pub(crate) const LOCK_WAIT_ENV: &str = "AI_RULEZ_LOCK_WAIT_MS";
 
 /// Default wait for the lock.
 const DEFAULT_PATIENCE: Duration = Duration::from_secs(10);

@@ -22,17 +22,17 @@ use rustix::io::Errno;
 
 use crate::error::{Error, Result};
 
-pub use lock::{LOCK_WAIT_ENV, ProjectLock};
+pub(crate) use lock::ProjectLock;
 
 /// The reason given for any path that is, or passes through, a symlink.
-pub const SYMLINK_REFUSAL: &str = "is (or is inside) a symlink; ai-rulez never reads or writes through symlinks (a committed link could point anywhere), so replace the link with a real file or folder";
+pub(crate) const SYMLINK_REFUSAL: &str = "is (or is inside) a symlink; ai-rulez never reads or writes through symlinks (a committed link could point anywhere), so replace the link with a real file or folder";
 
 /// Prefix and suffix of every temporary file ai-rulez creates next to a file it replaces
 /// (`.ai-rulez-<16 hex>.tmp`); the managed `.gitignore` block covers the pattern and the next
 /// run removes leftovers of an interrupted one.
-pub const TEMP_PREFIX: &str = ".ai-rulez-";
+pub(crate) const TEMP_PREFIX: &str = ".ai-rulez-";
 /// See [`TEMP_PREFIX`].
-pub const TEMP_SUFFIX: &str = ".tmp";
+pub(crate) const TEMP_SUFFIX: &str = ".tmp";
 
 /// What is at a path, seen without following symlinks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -362,7 +362,7 @@ enum Install {
 /// The temporary file name used while replacing `name`: `.ai-rulez-<16 hex>.tmp`, the same for
 /// the same target, so an interrupted run's leftover is found and replaced.
 #[must_use]
-pub fn temporary_name(name: &str) -> String {
+pub(crate) fn temporary_name(name: &str) -> String {
     let digest = blake3::hash(name.as_bytes());
     format!(
         "{TEMP_PREFIX}{}{TEMP_SUFFIX}",
@@ -460,7 +460,7 @@ fn empty_folder(folder: &OwnedFd, relative: &str, depth: usize) -> Result<()> {
 /// `.` or `..`, and no NUL byte.
 ///
 /// Errors: [`Error::Refused`] naming the path.
-pub fn check_relative(relative: &str) -> Result<()> {
+pub(crate) fn check_relative(relative: &str) -> Result<()> {
     let plain = !relative.is_empty()
         && !relative.contains('\0')
         && relative

@@ -29,7 +29,7 @@ pub struct LoadedTree {
 /// Parsed items remembered by file (size and modification time), so reloading a tree after an
 /// edit re-reads only the files that changed (the MCP server keeps one per project).
 #[derive(Debug, Default)]
-pub struct ParseCache {
+pub(crate) struct ParseCache {
     entries: HashMap<PathBuf, (u64, (i64, i64), Item)>,
 }
 
@@ -40,7 +40,7 @@ pub struct ParseCache {
 /// `config_path` is the config file relative to the project root (for messages). Every file is
 /// read through the confined file layer: a symlink anywhere in the tree is an error for that
 /// entry, never followed. Parses of unchanged files are reused from `cache`, which is refreshed.
-pub fn load_tree_cached(
+pub(crate) fn load_tree_cached(
     dir: &ProjectDir,
     config_dir: Option<&str>,
     config: &Config,

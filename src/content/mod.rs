@@ -10,7 +10,7 @@ use crate::error::{Error, InvalidKind, Result};
 use crate::frontmatter::Document;
 use crate::markdown;
 
-pub use load::{LoadedTree, ParseCache, load_tree_cached};
+pub(crate) use load::{LoadedTree, ParseCache, load_tree_cached};
 
 /// The kind of an item; each has its own folder under `.ai-rulez/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -207,7 +207,7 @@ pub struct Item {
 }
 
 /// Keys that only ai-rulez reads; they are never copied into an assistant's frontmatter.
-pub const AI_RULEZ_ONLY_KEYS: [&str; 14] = [
+pub(crate) const AI_RULEZ_ONLY_KEYS: [&str; 14] = [
     "title",
     "priority",
     "targets",
@@ -456,7 +456,7 @@ fn resolve_activation(
 
 /// 1-based file line of a top-level `key:` in frontmatter `yaml` (line 1 is the opening fence).
 #[must_use]
-pub fn key_line(yaml: &str, key: &str) -> Option<usize> {
+pub(crate) fn key_line(yaml: &str, key: &str) -> Option<usize> {
     yaml.lines()
         .position(|line| {
             line.strip_prefix(key)
@@ -467,7 +467,7 @@ pub fn key_line(yaml: &str, key: &str) -> Option<usize> {
 
 /// Turns a display name into an id: lower-case letters, digits and single dashes.
 #[must_use]
-pub fn slug(name: &str) -> String {
+pub(crate) fn slug(name: &str) -> String {
     let mut id = String::new();
     for character in name.chars() {
         if character.is_ascii_alphanumeric() {

@@ -6,13 +6,18 @@
 //! `AR8xx` names and shape, `AR9xx` size and assistant traps). Codes are never renumbered; a retired code stays
 //! reserved.
 
+#[cfg(test)]
 use std::fmt::Write as _;
 
 use super::Severity;
 
 /// One entry of the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Code {
+#[expect(
+    clippy::struct_field_names,
+    reason = "`code` is what the findings, the docs and `--explain` call the stable AR code"
+)]
+pub(crate) struct Code {
     /// Stable code, e.g. `AR001`.
     pub code: &'static str,
     /// Stable kebab-case name.
@@ -48,7 +53,7 @@ const fn code(
 use Severity::{Error, Info, Warning};
 
 /// Every code, sorted by code.
-pub const CODES: &[Code] = &[
+pub(crate) const CODES: &[Code] = &[
     code(
         "AR001",
         "secret-detected",
@@ -349,7 +354,7 @@ pub const CODES: &[Code] = &[
 
 /// The table entry for `code` (case-insensitive).
 #[must_use]
-pub fn lookup(code: &str) -> Option<&'static Code> {
+pub(crate) fn lookup(code: &str) -> Option<&'static Code> {
     CODES
         .iter()
         .find(|entry| entry.code.eq_ignore_ascii_case(code))
@@ -357,7 +362,7 @@ pub fn lookup(code: &str) -> Option<&'static Code> {
 
 /// The text `validate --explain CODE` prints.
 #[must_use]
-pub fn explain(entry: &Code) -> String {
+pub(crate) fn explain(entry: &Code) -> String {
     format!(
         "{} {} ({}, {})\n\n{}\n\n{}\n",
         entry.code,
@@ -370,8 +375,9 @@ pub fn explain(entry: &Code) -> String {
 }
 
 /// The content of `docs/codes.md`, generated from [`CODES`] (a test keeps the file equal).
+#[cfg(test)]
 #[must_use]
-pub fn markdown() -> String {
+pub(crate) fn markdown() -> String {
     let mut out = String::from(
         "# Finding codes\n\n\
          <!-- Generated from src/lint/codes.rs by `cargo test`; edit the table there. -->\n\n\

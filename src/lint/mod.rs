@@ -6,11 +6,11 @@
 //! write anything. [`validate`] checks structure and assistant behaviour. Both produce
 //! [`Finding`]s whose codes come from the one table in [`codes`].
 
-pub mod codes;
-pub mod report;
-pub mod scan;
-pub mod screen;
-pub mod validate;
+pub(crate) mod codes;
+pub(crate) mod report;
+pub(crate) mod scan;
+pub(crate) mod screen;
+pub(crate) mod validate;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -243,7 +243,7 @@ impl Report {
 /// Whether line `line` (1-based) of `text`, or the line above it, carries an
 /// `ai-rulez-ignore` marker naming `code` (the Go tool's `ai-rulez-lint-ignore` is accepted too).
 #[must_use]
-pub fn inline_suppressed(text: &str, line: usize, code: &str) -> bool {
+pub(crate) fn inline_suppressed(text: &str, line: usize, code: &str) -> bool {
     let mut lines = text.lines().skip(line.saturating_sub(2));
     let above = if line >= 2 { lines.next() } else { None };
     let current = lines.next();

@@ -7,7 +7,7 @@ use super::{Finding, Report, Severity};
 
 /// Output format of `validate` and `scan`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OutputFormat {
+pub(crate) enum OutputFormat {
     /// `file:line: CODE message` lines.
     Text,
     /// One JSON document with findings and a summary.
@@ -21,7 +21,7 @@ pub enum OutputFormat {
 /// Renders `report` of `command` (`validate` or `scan`) in `format`; the result ends with a
 /// newline unless it is empty.
 #[must_use]
-pub fn render(report: &Report, command: &str, format: OutputFormat) -> String {
+pub(crate) fn render(report: &Report, command: &str, format: OutputFormat) -> String {
     match format {
         OutputFormat::Text => report
             .findings

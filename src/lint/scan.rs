@@ -27,7 +27,7 @@ pub fn scan(start: &Path, warnings: &mut Vec<String>) -> Result<Report> {
 /// Scans an already loaded project; `load_errors` are the item errors of lenient loading,
 /// whose files are scanned from disk.
 #[must_use]
-pub fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
+pub(crate) fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
     let mut report = Report::default();
     let mut texts: Texts = HashMap::new();
     for item in &project.tree.items {

@@ -21,7 +21,7 @@ const TEXT_EXTENSIONS: [&str; 10] = [
 
 /// One file of an item: path relative to the item (`/`-separated), executable bit, bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileEntry {
+pub(crate) struct FileEntry {
     /// Relative path, `/`-separated.
     pub path: String,
     /// Any executable bit set.
@@ -37,7 +37,7 @@ fn length_prefixed(hasher: &mut Sha256, bytes: &[u8]) {
 
 /// Whether the path's extension marks a text file (CRLF normalised).
 #[must_use]
-pub fn is_text_path(path: &str) -> bool {
+pub(crate) fn is_text_path(path: &str) -> bool {
     path.rsplit_once('.').is_some_and(|(_, extension)| {
         TEXT_EXTENSIONS.contains(&extension.to_ascii_lowercase().as_str())
     })
@@ -45,7 +45,7 @@ pub fn is_text_path(path: &str) -> bool {
 
 /// The 32-byte leaf digest of one file.
 #[must_use]
-pub fn file_leaf(path: &str, executable: bool, data: &[u8]) -> [u8; 32] {
+pub(crate) fn file_leaf(path: &str, executable: bool, data: &[u8]) -> [u8; 32] {
     let mut hasher = Sha256::new();
     length_prefixed(&mut hasher, b"ai-rulez/file/v1");
     length_prefixed(&mut hasher, path.as_bytes());
@@ -76,7 +76,7 @@ fn crlf_to_lf(data: &[u8]) -> Vec<u8> {
 ///
 /// Returns `None` when two files share a path (an invalid item).
 #[must_use]
-pub fn item_digest(kind: &str, files: &[FileEntry]) -> Option<String> {
+pub(crate) fn item_digest(kind: &str, files: &[FileEntry]) -> Option<String> {
     let mut leaves: Vec<(&str, [u8; 32])> = files
         .iter()
         .map(|file| {
@@ -101,7 +101,7 @@ pub fn item_digest(kind: &str, files: &[FileEntry]) -> Option<String> {
 
 /// `sha256:<hex>` over `(kind, key, digest)` entries (sorted here bytewise by kind, then key).
 #[must_use]
-pub fn top_digest(entries: &[(String, String, String)]) -> String {
+pub(crate) fn top_digest(entries: &[(String, String, String)]) -> String {
     let mut sorted: Vec<&(String, String, String)> = entries.iter().collect();
     sorted.sort_by(|left, right| {
         (left.0.as_bytes(), left.1.as_bytes()).cmp(&(right.0.as_bytes(), right.1.as_bytes()))

@@ -3,9 +3,9 @@
 //! and generated files no longer agree. The digest scheme is in [`digest`]; reading the
 //! working tree or the git index is in [`sources`].
 
-pub mod digest;
-pub mod pin;
-pub mod sources;
+pub(crate) mod digest;
+pub(crate) mod pin;
+pub(crate) mod sources;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -19,15 +19,15 @@ use digest::{file_leaf, top_digest};
 use sources::{Snapshot, SourceItem};
 
 /// Lock format version this build writes and reads.
-pub const LOCK_VERSION: u32 = 1;
+pub(crate) const LOCK_VERSION: u32 = 1;
 /// File name inside the config folder.
-pub const LOCK_FILE: &str = "ai-rulez.lock";
+pub(crate) const LOCK_FILE: &str = "ai-rulez.lock";
 const HEADER: &str = "# Written by `ai-rulez lock`; do not edit. It pins the sources and generated files of this commit.\n# Check it with `ai-rulez lock --check`; the digest scheme is described in docs/lockfile.md.\n";
 
 /// A generated output as pinned: a whole file, one entry of a settings document, or a managed
 /// section in a hand-written file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PinnedOutput {
+pub(crate) struct PinnedOutput {
     /// Project-relative path.
     pub path: String,
     /// Key path of the owned entry inside a settings document.
@@ -51,7 +51,7 @@ impl PinnedOutput {
 
     /// Human label: the path, plus the entry or section it pins.
     #[must_use]
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match (&self.entry, self.section) {
             (Some(entry), _) => format!("{} ({})", self.path, entry.join(".")),
             (None, true) => format!("{} (ai-rulez section)", self.path),
@@ -62,7 +62,7 @@ impl PinnedOutput {
 
 /// An MCP server entry of the config, pinned with its placeholders unresolved.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PinnedServer {
+pub(crate) struct PinnedServer {
     /// Server name.
     pub name: String,
     /// `sha256:<hex>` of its compact JSON.
@@ -81,7 +81,7 @@ struct StoredItem {
 
 /// The lock file contents.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LockFile {
+pub(crate) struct LockFile {
     /// Format version.
     pub version: u32,
     /// Top digest over everything below.
@@ -99,7 +99,7 @@ pub struct LockFile {
 impl LockFile {
     /// Builds a lock from its parts (sorted here) and computes the top digest.
     #[must_use]
-    pub fn new(
+    pub(crate) fn new(
         mut items: Vec<SourceItem>,
         mut outputs: Vec<PinnedOutput>,
         mut mcp_servers: Vec<PinnedServer>,
@@ -154,7 +154,7 @@ impl LockFile {
 
     /// Source items as pinned.
     #[must_use]
-    pub fn items(&self) -> Vec<SourceItem> {
+    pub(crate) fn items(&self) -> Vec<SourceItem> {
         self.items
             .iter()
             .map(|item| SourceItem {
@@ -169,7 +169,7 @@ impl LockFile {
 
     /// Deterministic TOML text: header comment, sorted tables, LF, trailing newline.
     #[must_use]
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let body = toml_edit::ser::to_string_pretty(self).unwrap_or_default();
         format!("{HEADER}{}\n", body.trim_end())
     }
@@ -178,7 +178,7 @@ impl LockFile {
     ///
     /// Errors: [`Error::Invalid`] for unparsable text, a newer version, or a `tree` that does not
     /// match the entries (a hand-edited or damaged lock).
-    pub fn parse(path: &str, text: &str) -> Result<Self> {
+    pub(crate) fn parse(path: &str, text: &str) -> Result<Self> {
         let version_hint: Option<i64> = text.lines().find_map(|line| {
             line.strip_prefix("version = ")
                 .and_then(|value| value.trim().parse().ok())
@@ -257,14 +257,14 @@ impl LockFile {
 
 /// Digest of one MCP server as configured (placeholders unresolved).
 #[must_use]
-pub fn server_digest(server: &McpServer) -> String {
+pub(crate) fn server_digest(server: &McpServer) -> String {
     crate::hash::sha256_tagged(&serde_json::to_vec(server).unwrap_or_default())
 }
 
 /// The outputs of `plan` as pinned. Entries that would hold a resolved secret are not pinned
 /// (their digest could only be checked with the secret at hand).
 #[must_use]
-pub fn pinned_outputs(plan: &Plan, sections: &[String]) -> Vec<PinnedOutput> {
+pub(crate) fn pinned_outputs(plan: &Plan, sections: &[String]) -> Vec<PinnedOutput> {
     let mut outputs = Vec::new();
     for output in plan.outputs.values() {
         match &output.content {
@@ -309,6 +309,10 @@ fn leaf_digest(path: &str, executable: bool, data: &[u8]) -> String {
 
 /// One difference between the lock and a snapshot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[expect(
+    clippy::struct_field_names,
+    reason = "`change` is a key of the JSON drift report; renaming it would change the output"
+)]
 pub struct Change {
     /// `source`, `output` or `mcp-server`.
     pub scope: &'static str,
@@ -345,7 +349,7 @@ impl Change {
 
 /// Compares source items (and MCP servers) of `snapshot` with the lock. Sorted, deterministic.
 #[must_use]
-pub fn source_changes(
+pub(crate) fn source_changes(
     lock: &LockFile,
     current: &[SourceItem],
     servers: Option<&[PinnedServer]>,
@@ -432,7 +436,7 @@ pub fn source_changes(
 ///
 /// Errors: read failures, or `ignored` failing; an unparsable settings document is reported as
 /// `changed`.
-pub fn output_changes(
+pub(crate) fn output_changes(
     lock: &LockFile,
     snapshot: &Snapshot,
     ignored: &dyn Fn(&[&str]) -> Result<BTreeSet<String>>,

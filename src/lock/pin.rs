@@ -16,7 +16,7 @@ use crate::write::{self, Mode};
 
 /// Where a project's lock lives, from the project root and config path.
 #[derive(Debug, Clone)]
-pub struct LockPaths {
+pub(crate) struct LockPaths {
     /// Absolute project root.
     pub root: std::path::PathBuf,
     /// Config file, project-relative.
@@ -30,7 +30,7 @@ pub struct LockPaths {
 /// Finds the project around `start` (without loading it).
 ///
 /// Errors: [`Error::NoProject`].
-pub fn locate(start: &Path) -> Result<LockPaths> {
+pub(crate) fn locate(start: &Path) -> Result<LockPaths> {
     let (root, config_file, _) = project::discover(start)?;
     let config_dir = config_file
         .rsplit_once('/')

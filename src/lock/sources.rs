@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Where file contents come from.
-pub enum Snapshot {
+pub(crate) enum Snapshot {
     /// The working tree under this project root, read through the confined file layer.
     WorkTree(crate::confined_fs::ProjectDir),
     /// The git index of the repository holding the project: staged path → (executable, blob
@@ -31,7 +31,7 @@ impl Snapshot {
     /// the project root (entries outside it are dropped).
     ///
     /// Errors: [`Error::Usage`] when there is no repository or the index or a blob cannot be read.
-    pub fn from_index(project_root: &Path) -> Result<Self> {
+    pub(crate) fn from_index(project_root: &Path) -> Result<Self> {
         let failure = |error: &dyn std::fmt::Display| {
             Error::Usage(format!("cannot read the git index: {error}"))
         };
@@ -62,7 +62,7 @@ impl Snapshot {
     /// Reads one project-relative file: (executable, bytes), or `None` when absent.
     ///
     /// Errors: I/O errors other than "not found".
-    pub fn read(&self, relative: &str) -> Result<Option<(bool, Vec<u8>)>> {
+    pub(crate) fn read(&self, relative: &str) -> Result<Option<(bool, Vec<u8>)>> {
         match self {
             Snapshot::Index { repository, files } => {
                 let Some((executable, id)) = files.get(relative) else {
@@ -141,7 +141,7 @@ fn collect_files(
 
 /// One pinned source item.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceItem {
+pub(crate) struct SourceItem {
     /// `rule`, `context`, `skill`, `agent`, `command` or `config`.
     pub kind: String,
     /// Domain name; empty for the root layer.
@@ -165,7 +165,7 @@ const FILE_KINDS: [(&str, &str); 4] = [
 /// plus the config file `config_file`. Sorted by (kind, domain, id).
 ///
 /// Errors: read failures, or two files of one item with the same path.
-pub fn collect(
+pub(crate) fn collect(
     snapshot: &Snapshot,
     config_dir: &str,
     config_file: &str,

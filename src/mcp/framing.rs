@@ -2,12 +2,12 @@
 //! before the protocol library sees it, so the server answers what the library would drop or
 //! answer without an id: a line that is not JSON gets -32700, a JSON value that is not a message
 //! object gets -32600, a request rmcp cannot read gets -32600 or -32602 with its own `id` (see
-//! [`judge`]), a JSON array is a batch handled per the negotiated protocol version (see
+//! [`judge()`]), a JSON array is a batch handled per the negotiated protocol version (see
 //! [`batch`]), and a line over [`limits::MAX_LINE_BYTES`] is discarded with -32600; the server
 //! keeps reading in every case. Lines may end in CRLF; multi-byte UTF-8 split across reads is
 //! whole once a line is complete.
 
-pub mod batch;
+pub(crate) mod batch;
 pub mod judge;
 
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc::UnboundedSender;
 
 use self::batch::BatchPlan;
-pub use self::batch::Exchange;
+pub(crate) use self::batch::Exchange;
 use self::judge::{Check, INVALID_REQUEST, PARSE_ERROR, check_message, error_reply};
 use crate::limits;
 
@@ -147,7 +147,7 @@ pub fn judge(mut line: Vec<u8>) -> Verdict {
 /// end of input (after closing `service_input`, so the service sees the end too).
 ///
 /// Errors: I/O errors reading stdin or writing to the service.
-pub async fn pump_input(
+pub(crate) async fn pump_input(
     mut input: impl AsyncBufRead + Unpin,
     mut service_input: impl AsyncWrite + Unpin,
     replies: UnboundedSender<String>,
@@ -223,7 +223,7 @@ const END_OF_INPUT_PATIENCE: std::time::Duration = std::time::Duration::from_min
 /// the agreed protocol version and gathers batch replies. Marks `exchange` closed at the end.
 ///
 /// Errors: I/O errors reading the service output.
-pub async fn pump_output(
+pub(crate) async fn pump_output(
     service_output: impl AsyncBufRead + Unpin,
     replies: UnboundedSender<String>,
     exchange: Arc<Exchange>,

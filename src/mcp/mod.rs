@@ -5,8 +5,8 @@
 
 mod args;
 mod cache;
-pub mod framing;
-pub mod registry;
+pub(crate) mod framing;
+pub(crate) mod registry;
 mod resources;
 mod schema;
 mod toolsets;
@@ -33,7 +33,7 @@ use crate::retrieval::{Catalog, Session};
 
 /// How a server is started (`ai-rulez mcp` flags, resolved).
 #[derive(Debug, Clone)]
-pub struct Options {
+pub(crate) struct Options {
     /// `--root`: where `working_directory` may point, and where every served project must lie.
     /// `None`: `working_directory` must stay inside the start directory, and the project around
     /// it is served wherever its root is.
@@ -62,7 +62,7 @@ struct Served {
 }
 
 /// The MCP server.
-pub struct Server {
+pub(crate) struct Server {
     /// Canonical directory every `working_directory` must resolve inside.
     root: PathBuf,
     /// Canonical directory the server started in: the default project, and what a relative
@@ -82,7 +82,7 @@ impl Server {
     /// A server started in `start` with `options`.
     ///
     /// Errors: a directory does not exist, or `start` lies outside `--root`.
-    pub fn new(start: &Path, options: &Options) -> Result<Self> {
+    pub(crate) fn new(start: &Path, options: &Options) -> Result<Self> {
         let start = fs_err::canonicalize(start)?;
         let root = match &options.root {
             Some(root) => fs_err::canonicalize(root)?,
@@ -439,7 +439,7 @@ impl ServerHandler for Server {
 /// `options`.
 ///
 /// Errors: the runtime cannot start, a directory does not exist, or stdio fails.
-pub fn serve(start: &Path, options: &Options) -> Result<()> {
+pub(crate) fn serve(start: &Path, options: &Options) -> Result<()> {
     let server = Server::new(start, options)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

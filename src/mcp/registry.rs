@@ -54,7 +54,7 @@ pub const TOOLSETS: [(Toolset, &str, &str); 4] = [
 
 /// The toolsets served when neither `--toolsets` nor `[mcp] toolsets` chooses: what an agent
 /// needs for every change (at most 20 tools and 12 KB of `tools/list`, tests check both).
-pub const DEFAULT_TOOLSETS: [Toolset; 1] = [Toolset::Read];
+pub(crate) const DEFAULT_TOOLSETS: [Toolset; 1] = [Toolset::Read];
 
 impl Toolset {
     /// The toolset's name as written in `--toolsets` and config.toml.

@@ -21,7 +21,7 @@ fn digest_of(value: &Value) -> String {
 /// compact JSON (keys in document order) of the entry's **template**, so a
 /// resolved secret never influences it. Never fails.
 #[must_use]
-pub fn entry_digest(entry: &Entry) -> String {
+pub(crate) fn entry_digest(entry: &Entry) -> String {
     digest_of(&entry.template)
 }
 
@@ -38,7 +38,7 @@ pub fn entry_digest(entry: &Entry) -> String {
 /// [`McpConfigError::InvalidDocument`] when the text does not parse,
 /// [`McpConfigError::ServersNotContainer`] when the servers key is not an
 /// object/table, and [`McpConfigError::InvalidKey`] for a malformed key.
-pub fn disk_entry_digest(
+pub(crate) fn disk_entry_digest(
     shape: DocumentShape,
     document_text: &str,
     key: &[String],

@@ -29,12 +29,16 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use digest::{disk_entry_digest, entry_digest};
-use json::{json_servers, merge_json, parse_json};
+pub(crate) use digest::{disk_entry_digest, entry_digest};
+use json::merge_json;
+#[cfg(test)]
+use json::{json_servers, parse_json};
 use render::render_one;
 #[cfg(test)]
 use render::{Piece, sole_placeholder, split_placeholders};
-use toml::{merge_toml, parse_toml, toml_servers};
+use toml::merge_toml;
+#[cfg(test)]
+use toml::{parse_toml, toml_servers};
 
 /// How an assistant talks to an MCP server.
 ///
@@ -319,7 +323,7 @@ pub struct Entry {
 /// (Codex speaks only stdio and streamable HTTP), and
 /// [`McpConfigError::UnresolvedVariable`] when `lookup` has no value for a
 /// variable that must be resolved.
-pub fn render_entries(
+pub(crate) fn render_entries(
     shape: DocumentShape,
     servers: &[McpServer],
     lookup: &dyn Fn(&str) -> Option<String>,
@@ -351,12 +355,14 @@ fn server_name<'k>(
 /// `[<servers key>, <name>]` for every server under the shape's servers
 /// table, empty when that table is absent. Used for ownership checks and
 /// orphan detection. Format references are in the module documentation.
+/// Only the unit tests call it, so it exists only in test builds.
 ///
 /// # Errors
 /// [`McpConfigError::InvalidDocument`] when the text does not parse and
 /// [`McpConfigError::ServersNotContainer`] when the servers key is not an
 /// object/table.
-pub fn list_server_keys(
+#[cfg(test)]
+pub(crate) fn list_server_keys(
     shape: DocumentShape,
     document_text: &str,
 ) -> Result<Vec<Vec<String>>, McpConfigError> {
@@ -414,7 +420,7 @@ pub fn list_server_keys(
 /// is never overwritten then), [`McpConfigError::ServersNotContainer`] when the
 /// servers key holds something other than an object/table, and
 /// [`McpConfigError::InvalidKey`] when a key is not `[<servers key>, <name>]`.
-pub fn merge_document(
+pub(crate) fn merge_document(
     shape: DocumentShape,
     path_for_errors: &str,
     existing: Option<&str>,

@@ -2,7 +2,7 @@
 //! describing where its files go and which frontmatter template each rule file uses. The writers
 //! in [`render`] serve every spec; adding an assistant is a new spec file, not new Rust.
 
-pub mod render;
+pub(crate) mod render;
 
 use serde::Deserialize;
 
@@ -101,12 +101,16 @@ pub(crate) const TEMPLATES: [(&str, &str); 8] = [
 /// One assistant's spec (`templates/presets/<name>.toml`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PresetSpec {
+pub(crate) struct PresetSpec {
     /// Preset name as written in `presets = [...]`.
     pub name: String,
     /// Human name of the assistant.
     pub label: String,
     /// Vendor documentation the formats come from.
+    #[expect(
+        dead_code,
+        reason = "parsed so `deny_unknown_fields` accepts the presets' `docs` list; only people read it"
+    )]
     pub docs: Vec<String>,
     /// The root instruction file, if the assistant reads one.
     pub root: Option<RootSpec>,
@@ -125,7 +129,7 @@ pub struct PresetSpec {
 /// What a root file contains.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum RootContent {
+pub(crate) enum RootContent {
     /// Every rule inline (with an "applies to" line for scoped ones) and all context.
     Full,
     /// Context only; with `[rules] mode = "inline"` also the always-on rules.
@@ -135,7 +139,7 @@ pub enum RootContent {
 /// Root instruction file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RootSpec {
+pub(crate) struct RootSpec {
     /// Project-relative path (`CLAUDE.md`, `AGENTS.md`, ...).
     pub path: String,
     /// What goes in.
@@ -150,7 +154,7 @@ pub struct RootSpec {
 /// Rules folder: one file per rule.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RulesSpec {
+pub(crate) struct RulesSpec {
     /// Folder, project-relative.
     pub dir: String,
     /// File name suffix including the dot (`.mdc`, `.instructions.md`).
@@ -173,7 +177,7 @@ pub struct RulesSpec {
 /// Skills folder.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SkillsSpec {
+pub(crate) struct SkillsSpec {
     /// Folder, project-relative; each skill is `<dir>/<id>/SKILL.md` plus resources.
     pub dir: String,
     /// Frontmatter keys kept; `"*"` keeps every key except ai-rulez's own.
@@ -183,7 +187,7 @@ pub struct SkillsSpec {
 /// Subagent or command files.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ItemFilesSpec {
+pub(crate) struct ItemFilesSpec {
     /// Folder, project-relative.
     pub dir: String,
     /// File name suffix including the dot.
@@ -198,7 +202,7 @@ pub struct ItemFilesSpec {
 /// MCP settings document.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct McpSpec {
+pub(crate) struct McpSpec {
     /// Shape name (see `mcp_config::DocumentShape`).
     pub shape: String,
 }
@@ -206,7 +210,7 @@ pub struct McpSpec {
 /// All built-in specs, sorted by name.
 ///
 /// Errors: [`Error::Usage`] if an embedded spec is malformed (a build defect, caught by tests).
-pub fn builtin_specs() -> Result<Vec<PresetSpec>> {
+pub(crate) fn builtin_specs() -> Result<Vec<PresetSpec>> {
     PARSED_SPECS.clone().map_err(Error::Usage)
 }
 
@@ -226,7 +230,7 @@ static PARSED_SPECS: std::sync::LazyLock<std::result::Result<Vec<PresetSpec>, St
 /// Picks the specs named by `names` (config order). Unknown names are skipped with a warning.
 ///
 /// Errors: as [`builtin_specs`].
-pub fn select(names: &[String], warnings: &mut Vec<String>) -> Result<Vec<PresetSpec>> {
+pub(crate) fn select(names: &[String], warnings: &mut Vec<String>) -> Result<Vec<PresetSpec>> {
     let specs = builtin_specs()?;
     let mut chosen = Vec::new();
     let mut unknown = Vec::new();
@@ -253,7 +257,7 @@ pub fn select(names: &[String], warnings: &mut Vec<String>) -> Result<Vec<Preset
 /// folder. The writer deletes, and the lock reads, only such paths, so a hand-edited manifest or
 /// lock can never make ai-rulez touch sources, `.git/` or anything else in the project.
 #[must_use]
-pub fn is_output_path(path: &str) -> bool {
+pub(crate) fn is_output_path(path: &str) -> bool {
     if !is_plain_relative(path) {
         return false;
     }
@@ -303,7 +307,7 @@ const LEGACY_OUTPUT_FOLDERS: [&str; 1] = [".codex/skills"];
 /// A relative path made of plain components: no empty, `.` or `..` parts, no leading `/`, no
 /// control characters.
 #[must_use]
-pub fn is_plain_relative(path: &str) -> bool {
+pub(crate) fn is_plain_relative(path: &str) -> bool {
     !path.is_empty()
         && !path.chars().any(char::is_control)
         && path

@@ -41,7 +41,7 @@ const ITEM_FILE_DROPPED_KEYS: [&str; 12] = [
 ///
 /// Errors: a template failure, an MCP server that cannot be rendered (for example an unset
 /// variable), or two presets producing different content for one shared path.
-pub fn render(
+pub(crate) fn render(
     project: &Project,
     view: &View<'_>,
     presets: &[PresetSpec],
@@ -512,7 +512,7 @@ impl Renderer<'_> {
 /// everywhere; otherwise a target may be `*`, a preset name, the path, its file name, a folder
 /// prefix ending in `/`, or a glob (where `*` may cross folders). Case-insensitive.
 #[must_use]
-pub fn targets_match(item: &Item, path: &str, writers: &[String]) -> bool {
+pub(crate) fn targets_match(item: &Item, path: &str, writers: &[String]) -> bool {
     if item.targets.is_empty() {
         return true;
     }

@@ -234,7 +234,7 @@ fn instruction_files(dir: &ProjectDir, path: &str) -> Vec<ContextEntry> {
 
 /// Renders a context reply as text (the same for the model and for `explain`).
 #[must_use]
-pub fn context_text(reply: &ContextReply) -> String {
+pub(crate) fn context_text(reply: &ContextReply) -> String {
     if reply.entries.is_empty() {
         return format!(
             "Nothing in `{}` applies to `{}`.\n{}",

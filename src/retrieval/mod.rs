@@ -9,9 +9,12 @@ mod rules;
 mod tests;
 mod topic;
 
-pub use context::{ContextEntry, ContextReply, context_text, get_context};
-pub use rules::{get_rules, rules_text};
-pub use topic::{SearchReply, search_rules, search_text};
+pub use context::get_context;
+pub(crate) use context::{ContextReply, context_text};
+pub use rules::get_rules;
+pub(crate) use rules::rules_text;
+pub use topic::search_rules;
+pub(crate) use topic::{SearchReply, search_text};
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
@@ -29,7 +32,7 @@ use crate::search::Index;
 const TASK_CHARS: usize = 500;
 /// Default reply budget in estimated tokens: clients such as Claude Code reject tool results over
 /// 25,000 tokens, so replies stay well below that unless the caller asks for less.
-pub const DEFAULT_MAX_TOKENS: usize = 20_000;
+pub(crate) const DEFAULT_MAX_TOKENS: usize = 20_000;
 /// A ranked rule is sent in full when its score is at least this share of the best score.
 const RELEVANCE_SHARE: f64 = 0.5;
 /// At most this many ranked (not always-on) rules are sent in full.
@@ -40,7 +43,7 @@ const MAX_CUT_NAMED: usize = 100;
 
 /// Estimated tokens of a text (4 bytes per token, rounded up).
 #[must_use]
-pub fn estimate_tokens(text: &str) -> usize {
+pub(crate) fn estimate_tokens(text: &str) -> usize {
     text.len().div_ceil(4)
 }
 
@@ -310,17 +313,9 @@ fn glob_prefix(glob: &str) -> String {
         .map_or_else(String::new, |index| literal[..=index].to_owned())
 }
 
-/// Active rules of the project's default view, in priority order.
-#[must_use]
-pub fn active_rules(catalog: &Catalog) -> Vec<&Item> {
-    (0..catalog.rules.len())
-        .map(|number| catalog.rule(number))
-        .collect()
-}
-
 /// Turns a user path into a project-relative `/` path; `None` when it leaves the project.
 #[must_use]
-pub fn project_relative(root: &Path, path: &str) -> Option<String> {
+pub(crate) fn project_relative(root: &Path, path: &str) -> Option<String> {
     let candidate = Path::new(path);
     let relative = if candidate.is_absolute() {
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
@@ -348,7 +343,7 @@ pub fn project_relative(root: &Path, path: &str) -> Option<String> {
 /// Whether the project-relative `path` names a folder: it ends in `/` or is a directory on disk.
 /// Paths of files that do not exist yet count as files.
 #[must_use]
-pub fn is_folder(dir: &crate::confined_fs::ProjectDir, path: &str) -> bool {
+pub(crate) fn is_folder(dir: &crate::confined_fs::ProjectDir, path: &str) -> bool {
     path.is_empty()
         || path.ends_with('/')
         || dir.info(path).ok().flatten().map(|info| info.kind)
@@ -358,7 +353,7 @@ pub fn is_folder(dir: &crate::confined_fs::ProjectDir, path: &str) -> bool {
 /// Why `item` applies to the project-relative `path` (a file or, with `folder`, a folder), if it
 /// does.
 #[must_use]
-pub fn applies_to(item: &Item, path: &str, folder: bool) -> Option<String> {
+pub(crate) fn applies_to(item: &Item, path: &str, folder: bool) -> Option<String> {
     if item.globs.is_empty() {
         return Some("applies everywhere".to_owned());
     }
@@ -411,7 +406,7 @@ fn scope_text(item: &Item) -> String {
 /// Whether a rule is sent whatever the task: `always: true`, an explicit `activation: always`,
 /// or `priority: critical`.
 #[must_use]
-pub fn is_always(item: &Item) -> bool {
+pub(crate) fn is_always(item: &Item) -> bool {
     item.always
         || item.priority == Priority::Critical
         || (item.activation == Activation::Always && item.frontmatter.contains_key("activation"))

@@ -190,7 +190,7 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
 
 /// Renders a `get_rules` reply as text for the model.
 #[must_use]
-pub fn rules_text(reply: &RulesReply) -> String {
+pub(crate) fn rules_text(reply: &RulesReply) -> String {
     let mut text = String::new();
     if reply.rules.is_empty() {
         text.push_str(&format!(

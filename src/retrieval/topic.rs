@@ -71,7 +71,7 @@ pub fn search_rules(
 
 /// Renders a `search_rules` reply as text.
 #[must_use]
-pub fn search_text(reply: &SearchReply) -> String {
+pub(crate) fn search_text(reply: &SearchReply) -> String {
     if reply.rules.is_empty() && reply.already_sent.is_empty() && reply.cut.is_empty() {
         return format!(
             "No active rule in `{}` matches '{}'.\n{}",

@@ -119,7 +119,7 @@ pub(super) fn current_mode(dir: &ProjectDir, relative: &str) -> Option<u32> {
 /// Writes a file ai-rulez owns outright (the lock, a hook) atomically with mode 0644.
 ///
 /// Errors: a symlink on the way, or I/O errors.
-pub fn write_file(dir: &ProjectDir, relative: &str, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_file(dir: &ProjectDir, relative: &str, bytes: &[u8]) -> Result<()> {
     dir.write(relative, bytes, 0o644)
 }
 

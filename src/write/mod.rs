@@ -18,9 +18,9 @@ use crate::hash::{Provenance, banner_provenance, sha256_tagged};
 use crate::manifest::Manifest;
 use crate::plan::{Content, Markdown, Plan};
 
-pub use disk::write_file;
+pub(crate) use disk::write_file;
 use disk::{perform_all, read_manifest};
-pub use section::section_body;
+pub(crate) use section::section_body;
 
 /// What to do with the analysis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub enum Mode {
 
 /// Inputs of one write run besides the plan.
 #[derive(Debug, Clone)]
-pub struct Settings<'a> {
+pub(crate) struct Settings<'a> {
     /// The project root, through the confined file layer.
     pub dir: &'a ProjectDir,
     /// Manifest path, project-relative.
@@ -150,7 +150,7 @@ enum Operation<'a> {
 /// is or passes through a symlink, or a resolved secret would land in a file git does not
 /// ignore; [`Error::Invalid`] for a damaged manifest, `.gitignore` block or settings document;
 /// I/O errors.
-pub fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) -> Result<Report> {
+pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) -> Result<Report> {
     let _lock = match mode {
         Mode::Write => Some(settings.dir.lock()?),
         Mode::Check | Mode::DryRun => None,

@@ -132,7 +132,7 @@ pub(super) fn find_section(text: &str) -> std::result::Result<Option<Section>, S
 
 /// The body of the managed section in `text`, if there is exactly one.
 #[must_use]
-pub fn section_body(text: &str) -> Option<&str> {
+pub(crate) fn section_body(text: &str) -> Option<&str> {
     let section = find_section(text).ok().flatten()?;
     let begin_line_end = text[section.start..]
         .find('\n')

@@ -4,7 +4,7 @@
 
 use std::process::Command as Process;
 
-use ai_rulez::frontmatter;
+use ai_rulez::testing::frontmatter;
 use serde_json::{Value, json};
 
 use crate::support::Project;
@@ -445,7 +445,7 @@ fn b11_unquoted_cursor_glob_loads_and_round_trips() {
         "{text}"
     );
     assert_eq!(
-        ai_rulez::scope::split_globs(&reread.values["globs"]),
+        ai_rulez::testing::scope::split_globs(&reread.values["globs"]),
         Some(vec!["*.tsx".to_owned()])
     );
     assert_eq!(reread.values["alwaysApply"], json!(false));
@@ -495,10 +495,12 @@ fn b12_comma_lists_split_but_brace_globs_stay_whole() {
     let copilot = parse_generated(&project, ".github/instructions/yaml.instructions.md");
     assert_eq!(copilot.values["applyTo"], json!("**/*.yml,**/*.yaml"));
     // The one selector (also behind `get_rules`) agrees with what was written.
-    let yaml_globs = ai_rulez::scope::split_globs(&json!("**/*.yml, **/*.yaml")).expect("globs");
-    let ts_globs = ai_rulez::scope::split_globs(&json!("src/**/*.{ts,tsx}")).expect("globs");
-    let yaml_matcher = ai_rulez::scope::matcher(&yaml_globs).expect("valid");
-    let ts_matcher = ai_rulez::scope::matcher(&ts_globs).expect("valid");
+    let yaml_globs =
+        ai_rulez::testing::scope::split_globs(&json!("**/*.yml, **/*.yaml")).expect("globs");
+    let ts_globs =
+        ai_rulez::testing::scope::split_globs(&json!("src/**/*.{ts,tsx}")).expect("globs");
+    let yaml_matcher = ai_rulez::testing::scope::matcher(&yaml_globs).expect("valid");
+    let ts_matcher = ai_rulez::testing::scope::matcher(&ts_globs).expect("valid");
     assert!(yaml_matcher.is_match("config/app.yml") && !ts_matcher.is_match("config/app.yml"));
     assert!(ts_matcher.is_match("src/a.tsx") && !yaml_matcher.is_match("src/a.tsx"));
     assert!(!ts_matcher.is_match("src/a.js") && !yaml_matcher.is_match("src/a.js"));

@@ -121,7 +121,7 @@ fn b56_a_leftover_temporary_file_is_reported_by_check_and_removed_by_generate() 
     // output (named as ai-rulez names the temporary file of CLAUDE.md).
     let manifest = project.read(".ai-rulez/.generated-manifest.json");
     project.write(".ai-rulez/.generated-manifest.pending.json", &manifest);
-    let temporary = ai_rulez::confined_fs::temporary_path(".claude/rules/r000.md");
+    let temporary = ai_rulez::testing::confined_fs::temporary_path(".claude/rules/r000.md");
     project.write(&temporary, "half a fi");
     let check = project.run(&["generate", "--check"]);
     check.expect_code(2);

@@ -14,10 +14,10 @@
 use std::fmt::Debug;
 use std::time::{Duration, Instant};
 
-use ai_rulez::content::Kind;
-use ai_rulez::error::Error;
-use ai_rulez::mcp::framing::{self, Line, Verdict, batch};
-use ai_rulez::{config, frontmatter, limits, scope};
+use ai_rulez::testing::content::Kind;
+use ai_rulez::testing::error::Error;
+use ai_rulez::testing::mcp::framing::{self, Line, Verdict, batch};
+use ai_rulez::testing::{config, frontmatter, limits, scope};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseResult, TestRng, TestRunner};
 use serde_json::{Value, json};
@@ -259,7 +259,8 @@ fn fuzz_frontmatter_reader_and_item_checks() {
                     prop_assert!(rewritten.len() <= yaml.len() + 1, "{strict} {rewritten:?}");
                 }
                 for kind in Kind::ALL {
-                    let checked = ai_rulez::content::check(kind, "fuzz", path, document.clone());
+                    let checked =
+                        ai_rulez::testing::content::check(kind, "fuzz", path, document.clone());
                     names_the_file(&checked, path)?;
                 }
             }

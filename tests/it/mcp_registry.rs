@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use ai_rulez::mcp::registry::{CLI_ONLY, Pairing, Toolset, parity_markdown};
+use ai_rulez::testing::mcp::registry::{CLI_ONLY, Pairing, Toolset, parity_markdown};
 use serde_json::{Value, json};
 
 use crate::mcp::{
@@ -54,7 +54,7 @@ fn expected(toolsets: &[&str]) -> Vec<String> {
 
 #[test]
 fn the_registry_declares_every_tool_once_in_the_toolset_the_tests_expect() {
-    let declared = ai_rulez::mcp::declared_tools();
+    let declared = ai_rulez::testing::mcp::declared_tools();
     let declared_names: Vec<&str> = declared.iter().map(|spec| spec.name.as_ref()).collect();
     assert_eq!(declared_names, tool_names());
     for spec in &declared {
@@ -75,7 +75,7 @@ fn the_registry_declares_every_tool_once_in_the_toolset_the_tests_expect() {
     }
     let toolset_names: Vec<&str> = TOOLSETS.iter().map(|(name, _)| *name).collect();
     assert_eq!(
-        ai_rulez::mcp::registry::TOOLSETS.map(|(_, name, _)| name),
+        ai_rulez::testing::mcp::registry::TOOLSETS.map(|(_, name, _)| name),
         toolset_names.as_slice()
     );
     assert_eq!(Toolset::choosable_names(), ["read", "author", "admin"]);
@@ -108,8 +108,8 @@ fn every_tool_is_listed_in_the_toolsets_that_name_it_and_in_no_other() {
 
 #[test]
 fn parity_table_comes_from_the_registry_and_the_readme_shows_it() {
-    let declared = ai_rulez::mcp::declared_tools();
-    let cli = <ai_rulez::cli::Cli as clap::CommandFactory>::command();
+    let declared = ai_rulez::testing::mcp::declared_tools();
+    let cli = <ai_rulez::testing::cli::Cli as clap::CommandFactory>::command();
     let commands: Vec<&str> = cli.get_subcommands().map(clap::Command::get_name).collect();
     // Every CLI command is paired with a tool or says why it has none (`lock` does both: the
     // tool pairs with `lock --check`, and writing a lock has no tool); every pairing names a

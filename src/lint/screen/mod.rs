@@ -20,24 +20,24 @@ use hidden::hidden_characters;
 use packages::unpinned_packages;
 
 /// Every size and length threshold of the screening, in one place.
-pub mod limits {
+pub(crate) mod limits {
     /// Shortest run of base64 characters reported as an encoded blob (AR009).
-    pub const BLOB_MIN_CHARS: usize = 200;
+    pub(crate) const BLOB_MIN_CHARS: usize = 200;
     /// Largest rule, context, agent, command, SKILL.md or learned rule accepted (AR900).
-    pub const ITEM_MAX_BYTES: usize = 256 * 1024;
+    pub(crate) const ITEM_MAX_BYTES: usize = 256 * 1024;
     /// Largest skill resource file that is scanned; larger ones are reported as unscannable.
-    pub const SKILL_FILE_MAX_BYTES: usize = 512 * 1024;
+    pub(crate) const SKILL_FILE_MAX_BYTES: usize = 512 * 1024;
     /// Largest MCP server entry (rendered by [`super::mcp_server_text`]).
-    pub const MCP_SERVER_MAX_BYTES: usize = 16 * 1024;
+    pub(crate) const MCP_SERVER_MAX_BYTES: usize = 16 * 1024;
     /// Hidden characters listed by name in one AR002 message; the rest are counted.
-    pub const HIDDEN_LISTED: usize = 5;
+    pub(crate) const HIDDEN_LISTED: usize = 5;
     /// Characters of a secret shown before the mask.
-    pub const SECRET_SHOWN_CHARS: usize = 4;
+    pub(crate) const SECRET_SHOWN_CHARS: usize = 4;
 }
 
 /// What the screened text is; selects the size limit and the kind-specific detectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ScreenKind {
+pub(crate) enum ScreenKind {
     /// A rule file (frontmatter and body).
     Rule,
     /// A context file.
@@ -52,14 +52,12 @@ pub enum ScreenKind {
     SkillFile,
     /// One MCP server entry, as rendered by [`mcp_server_text`].
     McpServer,
-    /// A rule proposed from feedback (learned rules).
-    Learned,
 }
 
 impl ScreenKind {
     /// The screening kind of a content item kind.
     #[must_use]
-    pub fn of(kind: Kind) -> Self {
+    pub(crate) fn of(kind: Kind) -> Self {
         match kind {
             Kind::Rule => Self::Rule,
             Kind::Context => Self::Context,
@@ -71,7 +69,7 @@ impl ScreenKind {
 
     /// Largest text accepted for this kind, in bytes.
     #[must_use]
-    pub fn max_bytes(self) -> usize {
+    pub(crate) fn max_bytes(self) -> usize {
         match self {
             Self::SkillFile => limits::SKILL_FILE_MAX_BYTES,
             Self::McpServer => limits::MCP_SERVER_MAX_BYTES,
@@ -90,7 +88,7 @@ const UNTRUSTED_REFUSED_CODES: [&str; 3] = ["AR003", "AR004", "AR018"];
 /// assistants but hidden from a reviewer of the rendered Markdown. Empty when the text may be
 /// saved. Each reason names the code and the line.
 #[must_use]
-pub fn untrusted_refusals(text: &str, kind: ScreenKind) -> Vec<String> {
+pub(crate) fn untrusted_refusals(text: &str, kind: ScreenKind) -> Vec<String> {
     let mut reasons: Vec<String> = screen(text, kind)
         .into_iter()
         .filter(|finding| {
@@ -117,7 +115,7 @@ pub fn untrusted_refusals(text: &str, kind: ScreenKind) -> Vec<String> {
 /// Inputs: any text (it is never executed or fetched). Output: findings sorted by line, code.
 /// Never fails; an oversized text gets an AR900 error and is still screened.
 #[must_use]
-pub fn screen(text: &str, kind: ScreenKind) -> Vec<Finding> {
+pub(crate) fn screen(text: &str, kind: ScreenKind) -> Vec<Finding> {
     let lines = LineIndex::new(text);
     let mut findings = Vec::new();
     if text.len() > kind.max_bytes() {
@@ -180,7 +178,7 @@ pub fn screen(text: &str, kind: ScreenKind) -> Vec<Finding> {
 /// command line on one line, then the URL, environment and headers, one per line. `scan` and the
 /// MCP tools use this same rendering, so both judge an entry identically.
 #[must_use]
-pub fn mcp_server_text(server: &McpServer) -> String {
+pub(crate) fn mcp_server_text(server: &McpServer) -> String {
     let mut text = format!("name: {}\n", server.name);
     if let Some(command) = &server.command {
         text.push_str("command: ");

@@ -35,7 +35,7 @@ enum Negotiation {
 /// State shared by the input and output pumps of one server: the negotiated version, the
 /// batches whose replies are still being gathered, and how many forwarded requests are still
 /// unanswered (so the end of input waits for them instead of dropping their replies).
-pub struct Exchange {
+pub(crate) struct Exchange {
     negotiation: watch::Sender<Negotiation>,
     gathering: Mutex<Gathering>,
     unanswered: watch::Sender<u64>,
@@ -83,7 +83,7 @@ impl Default for Exchange {
 impl Exchange {
     /// Counts a line forwarded to the service that is a request (it has a `method` and an `id`),
     /// so its reply is waited for at the end of input.
-    pub fn forwarded(&self, line: &[u8]) {
+    pub(crate) fn forwarded(&self, line: &[u8]) {
         let is_request = serde_json::from_slice::<Value>(line)
             .is_ok_and(|message| message.get("method").is_some() && message.get("id").is_some());
         if is_request {
@@ -101,7 +101,7 @@ impl Exchange {
 
     /// Waits until every forwarded request has its reply, the service's output ends, or
     /// `patience` passes (a request the service never answers must not keep the process alive).
-    pub async fn settled(&self, patience: std::time::Duration) {
+    pub(crate) async fn settled(&self, patience: std::time::Duration) {
         let mut receiver = self.unanswered.subscribe();
         let mut closed = self.negotiation.subscribe();
         tokio::select! {
@@ -112,7 +112,7 @@ impl Exchange {
     }
 
     /// Records that an `initialize` request with `id` was forwarded (until a version is agreed).
-    pub fn initialize_forwarded(&self, id: Value) {
+    pub(crate) fn initialize_forwarded(&self, id: Value) {
         self.negotiation.send_if_modified(|state| {
             if matches!(state, Negotiation::Agreed(_) | Negotiation::Closed) {
                 return false;
@@ -124,7 +124,7 @@ impl Exchange {
 
     /// The protocol version the server agreed to, waiting while an `initialize` is unanswered;
     /// `None` before any `initialize`, after a failed one, or once the service has ended.
-    pub async fn agreed_version(&self) -> Option<String> {
+    pub(crate) async fn agreed_version(&self) -> Option<String> {
         let mut receiver = self.negotiation.subscribe();
         let state = receiver
             .wait_for(|state| !matches!(state, Negotiation::Pending(_)))
@@ -137,7 +137,7 @@ impl Exchange {
     }
 
     /// Marks the service's output as ended, so no caller waits for a version any more.
-    pub fn close(&self) {
+    pub(crate) fn close(&self) {
         self.negotiation.send_if_modified(|state| {
             if matches!(state, Negotiation::Agreed(_)) {
                 return false;
@@ -148,7 +148,7 @@ impl Exchange {
     }
 
     /// Opens a batch: returns its number, used in the private ids of its requests.
-    pub fn next_batch_number(&self) -> u64 {
+    pub(crate) fn next_batch_number(&self) -> u64 {
         let Ok(mut gathering) = self.gathering.lock() else {
             return 0;
         };
@@ -158,7 +158,7 @@ impl Exchange {
 
     /// Registers a planned batch's slots and routes; returns the reply line at once when
     /// nothing is forwarded for an answer (every slot is an error found while planning).
-    pub fn gather(
+    pub(crate) fn gather(
         &self,
         batch: u64,
         slots: Vec<Option<Value>>,
@@ -182,7 +182,7 @@ impl Exchange {
     /// `initialize`, and takes replies to batch requests into their batch. Returns the line to
     /// send to the client: the line itself, a finished batch's array, or `None` when the line
     /// was taken into a batch that still waits for replies.
-    pub fn service_line(&self, line: String) -> Option<String> {
+    pub(crate) fn service_line(&self, line: String) -> Option<String> {
         let pending = match &*self.negotiation.borrow() {
             Negotiation::Pending(id) => Some(id.clone()),
             _ => None,

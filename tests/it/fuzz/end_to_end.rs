@@ -217,7 +217,7 @@ fn project_case() -> impl Strategy<Value = ProjectCase> {
 
 #[test]
 fn fuzz_whole_project_pipeline() {
-    use ai_rulez::write::Mode;
+    use ai_rulez::testing::write::Mode;
     fuzz("project", 4, project_case(), |(config, items, existing)| {
         let dir = tempfile::tempdir().expect("temp dir");
         let root = dir.path();
@@ -236,36 +236,47 @@ fn fuzz_whole_project_pipeline() {
         }
         // Every entry point a user reaches: errors are fine, panics are not.
         let mut warnings = Vec::new();
-        let _dry = ai_rulez::generate::generate(root, None, Mode::DryRun, false, &mut warnings);
-        let written = ai_rulez::generate::generate(root, None, Mode::Write, false, &mut warnings);
+        let _dry =
+            ai_rulez::testing::generate::generate(root, None, Mode::DryRun, false, &mut warnings);
+        let written =
+            ai_rulez::testing::generate::generate(root, None, Mode::Write, false, &mut warnings);
         if written.is_ok() {
-            let again = ai_rulez::generate::generate(root, None, Mode::Check, false, &mut warnings);
-            prop_assert!(again.is_ok(), "{again:?}");
-            let _lock = ai_rulez::lock::pin::write_lock(root, &mut warnings);
-            let _check = ai_rulez::lock::pin::check_lock(
+            let again = ai_rulez::testing::generate::generate(
                 root,
-                ai_rulez::lock::pin::Against::WorkTree,
+                None,
+                Mode::Check,
+                false,
+                &mut warnings,
+            );
+            prop_assert!(again.is_ok(), "{again:?}");
+            let _lock = ai_rulez::testing::lock::pin::write_lock(root, &mut warnings);
+            let _check = ai_rulez::testing::lock::pin::check_lock(
+                root,
+                ai_rulez::testing::lock::pin::Against::WorkTree,
                 false,
             );
         }
-        let _validate = ai_rulez::lint::validate::validate(root, &mut warnings);
-        let _scan = ai_rulez::lint::scan::scan(root, &mut warnings);
-        if let Ok((project, errors)) = ai_rulez::project::load_lenient(root, &mut warnings) {
+        let _validate = ai_rulez::testing::lint::validate::validate(root, &mut warnings);
+        let _scan = ai_rulez::testing::lint::scan::scan(root, &mut warnings);
+        if let Ok((project, errors)) = ai_rulez::testing::project::load_lenient(root, &mut warnings)
+        {
             let problems = errors.iter().map(ToString::to_string).collect();
-            let catalog = ai_rulez::retrieval::Catalog::new(std::sync::Arc::new(project), problems);
-            let request = ai_rulez::retrieval::RulesRequest {
+            let catalog =
+                ai_rulez::testing::retrieval::Catalog::new(std::sync::Arc::new(project), problems);
+            let request = ai_rulez::testing::retrieval::RulesRequest {
                 paths: vec!["src/a.rs".to_owned(), "x.y/CON".to_owned()],
                 task: Some("a task about rules".to_owned()),
                 include: vec!["a".to_owned()],
                 refresh: false,
                 max_tokens: Some(50),
             };
-            let mut session = ai_rulez::retrieval::Session::default();
-            let _rules = ai_rulez::retrieval::get_rules(&catalog, &mut session, &request);
-            let _search = ai_rulez::retrieval::search_rules(&catalog, &mut session, "rules", 5);
-            let _context = ai_rulez::retrieval::get_context(&catalog, "src", None);
+            let mut session = ai_rulez::testing::retrieval::Session::default();
+            let _rules = ai_rulez::testing::retrieval::get_rules(&catalog, &mut session, &request);
+            let _search =
+                ai_rulez::testing::retrieval::search_rules(&catalog, &mut session, "rules", 5);
+            let _context = ai_rulez::testing::retrieval::get_context(&catalog, "src", None);
         }
-        let _clean = ai_rulez::generate::clean(root, Mode::Write, &mut warnings);
+        let _clean = ai_rulez::testing::generate::clean(root, Mode::Write, &mut warnings);
         Ok(())
     });
 }
@@ -331,9 +342,9 @@ type ToolShape = (String, Vec<(String, String)>, Vec<String>);
 /// required arguments usually present, values usually of the declared type), now and then with
 /// a stray argument.
 fn tool_call() -> impl Strategy<Value = (String, Value)> {
-    let tools: Vec<ToolShape> = ai_rulez::mcp::declared_tools()
+    let tools: Vec<ToolShape> = ai_rulez::testing::mcp::declared_tools()
         .iter()
-        .map(ai_rulez::mcp::registry::ToolSpec::to_tool)
+        .map(ai_rulez::testing::mcp::registry::ToolSpec::to_tool)
         .map(|tool| {
             let schema = Value::Object((*tool.input_schema).clone());
             let mut properties: Vec<(String, String)> = schema
