@@ -476,6 +476,22 @@ pub(crate) fn check_relative(relative: &str) -> Result<()> {
     }
 }
 
+/// Resolves `.` and `..` in a `/`-separated relative path lexically (never through the file
+/// system, which would follow links); `None` when it climbs above its start.
+pub(crate) fn normalise_relative(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
+}
+
 fn split_checked(relative: &str) -> Result<(&str, &str)> {
     check_relative(relative)?;
     Ok(relative.rsplit_once('/').unwrap_or(("", relative)))

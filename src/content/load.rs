@@ -127,21 +127,6 @@ impl Tree<'_> {
     }
 }
 
-/// Resolves `.` and `..` in a `/`-separated relative path; `None` when it climbs above the start.
-fn normalise(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            part => parts.push(part),
-        }
-    }
-    Some(parts.join("/"))
-}
-
 /// The folder `[[includes]]` may read from: the git work tree holding the project (the nearest
 /// folder upwards with a `.git` entry), else the project root; and the project root relative to
 /// it.
@@ -232,7 +217,7 @@ impl Loader<'_> {
         }
         let (anchor, project_at) = include_anchor(dir.root());
         let resolved = (!Path::new(&source).is_absolute())
-            .then(|| normalise(&join(&project_at, &source)))
+            .then(|| crate::confined_fs::normalise_relative(&join(&project_at, &source)))
             .flatten();
         let Some(base) = resolved else {
             self.errors.push(Error::invalid_as(

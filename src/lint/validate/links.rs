@@ -105,7 +105,7 @@ impl Checker<'_> {
     /// through the confined file layer; one that leaves the project, or passes a symlink, is not
     /// judged (nothing outside is looked at) and counts as resolving.
     fn resolves(&self, folder: &str, path: &str) -> bool {
-        let exists = |joined: &str| match normalise(joined) {
+        let exists = |joined: &str| match crate::confined_fs::normalise_relative(joined) {
             None => true,
             Some(relative) if relative.is_empty() => true,
             Some(relative) => !matches!(self.project.dir.info(&relative), Ok(None)),
@@ -203,19 +203,4 @@ pub(super) fn resource_mentions(line: &str) -> Vec<String> {
         }
     }
     found
-}
-
-/// Resolves `.` and `..` in a `/`-separated relative path; `None` when it climbs above the start.
-fn normalise(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            part => parts.push(part),
-        }
-    }
-    Some(parts.join("/"))
 }
