@@ -61,11 +61,8 @@ pub(crate) fn ignored_among(project_root: &Path, relative: &[&str]) -> Result<BT
 pub(crate) fn index_prefix(repository: &gix::Repository, project_root: &Path) -> Option<String> {
     let workdir = fs_err::canonicalize(repository.workdir()?).ok()?;
     let root = fs_err::canonicalize(project_root).ok()?;
-    let relative = root
-        .strip_prefix(&workdir)
-        .ok()?
-        .to_string_lossy()
-        .replace('\\', "/");
+    // Index paths are UTF-8 with `/`; a project under a non-UTF-8 folder has no index prefix.
+    let relative = camino::Utf8Path::from_path(root.strip_prefix(&workdir).ok()?)?.as_str();
     Some(if relative.is_empty() {
         String::new()
     } else {

@@ -16,8 +16,9 @@ pub(crate) fn run(global: &Global, args: &ExplainArgs) -> anyhow::Result<u8> {
     } else {
         fs_err::canonicalize(&global.start)?.join(&args.path)
     };
-    let Some(relative) =
-        crate::retrieval::project_relative(&project.root, &absolute.to_string_lossy())
+    let absolute = camino::Utf8PathBuf::from_path_buf(absolute)
+        .map_err(|path| anyhow::anyhow!("`{}` is not a UTF-8 path", path.display()))?;
+    let Some(relative) = crate::retrieval::project_relative(&project.root, absolute.as_str())
     else {
         anyhow::bail!(
             "`{}` is outside project `{}` ({})",

@@ -83,19 +83,9 @@ pub(crate) fn install(global: &Global) -> anyhow::Result<u8> {
 }
 
 /// A path relative to the work tree as a plain `/`-separated path, with `.` and `..` resolved
-/// lexically; `None` when it leaves the work tree (a hooks folder outside it is the user's own
-/// git setting, written as configured).
+/// lexically; `None` when it leaves the work tree or is not UTF-8 (a hooks folder outside it is
+/// the user's own git setting, written as configured).
 fn lexical_relative(relative: &std::path::Path) -> Option<String> {
-    let mut parts: Vec<String> = Vec::new();
-    for component in relative.components() {
-        match component {
-            std::path::Component::Normal(part) => parts.push(part.to_str()?.to_owned()),
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                parts.pop()?;
-            }
-            std::path::Component::RootDir | std::path::Component::Prefix(_) => return None,
-        }
-    }
-    (!parts.is_empty()).then(|| parts.join("/"))
+    let relative = camino::Utf8Path::from_path(relative)?;
+    crate::confined_fs::normalise_relative(relative.as_str()).filter(|path| !path.is_empty())
 }

@@ -230,12 +230,12 @@ impl Server {
     /// `path` as a reply shows it: relative to the start directory (as `working_directory` is
     /// given), else to the root.
     pub(crate) fn shown_path(&self, path: &Path) -> String {
-        path.strip_prefix(&self.start)
+        let shown = path
+            .strip_prefix(&self.start)
             .or_else(|_| path.strip_prefix(&self.root))
-            .map_or_else(
-                |_| path.to_string_lossy().into_owned(),
-                |path| path.to_string_lossy().into_owned(),
-            )
+            .unwrap_or(path);
+        camino::Utf8Path::from_path(shown)
+            .map_or_else(|| shown.display().to_string(), ToString::to_string)
     }
 
     fn is_served(&self, spec: &ToolSpec, toolsets: &BTreeSet<Toolset>) -> bool {

@@ -16,8 +16,9 @@ pub(crate) use rules::rules_text;
 pub use topic::search_rules;
 pub(crate) use topic::{SearchReply, search_text};
 
+use camino::Utf8Path;
 use std::collections::{HashMap, HashSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use globset::{Candidate, GlobSet};
@@ -316,28 +317,17 @@ fn glob_prefix(glob: &str) -> String {
 /// Turns a user path into a project-relative `/` path; `None` when it leaves the project.
 #[must_use]
 pub(crate) fn project_relative(root: &Path, path: &str) -> Option<String> {
-    let candidate = Path::new(path);
-    let relative = if candidate.is_absolute() {
-        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-        let absolute = candidate
-            .canonicalize()
-            .unwrap_or_else(|_| candidate.to_path_buf());
-        absolute.strip_prefix(&root).ok()?.to_path_buf()
-    } else {
-        candidate.to_path_buf()
-    };
-    let mut parts: Vec<String> = Vec::new();
-    for component in relative.components() {
-        match component {
-            Component::Normal(part) => parts.push(part.to_string_lossy().into_owned()),
-            Component::CurDir => {}
-            Component::ParentDir => {
-                parts.pop()?;
-            }
-            Component::RootDir | Component::Prefix(_) => return None,
-        }
+    let candidate = Utf8Path::new(path);
+    if !candidate.is_absolute() {
+        return crate::confined_fs::normalise_relative(candidate.as_str());
     }
-    Some(parts.join("/"))
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let absolute = candidate
+        .canonicalize()
+        .unwrap_or_else(|_| candidate.as_std_path().to_path_buf());
+    // A path that is not UTF-8 names no item of the project.
+    let relative = Utf8Path::from_path(absolute.strip_prefix(&root).ok()?)?;
+    crate::confined_fs::normalise_relative(relative.as_str())
 }
 
 /// Whether the project-relative `path` names a folder: it ends in `/` or is a directory on disk.
