@@ -11,7 +11,7 @@ use rmcp::model::{
     ReadResourceRequest,
 };
 use serde::Deserialize as _;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 /// JSON-RPC "Parse error": the line is not JSON.
 pub const PARSE_ERROR: i64 = -32700;
@@ -87,6 +87,12 @@ pub(super) fn check_message(message: &Value) -> Check {
             Check::Skip
         };
     }
+    check_request(message, object, method, &id)
+}
+
+/// The checks of a request (a message with a `method` and an `id`): a usable id, params that
+/// are an object, the params our own checks require, and a shape rmcp can read.
+fn check_request(message: &Value, object: &Map<String, Value>, method: &str, id: &Value) -> Check {
     let id_is_usable = match &object["id"] {
         Value::String(_) => true,
         Value::Number(number) => number.as_i64().is_some(),
@@ -94,7 +100,7 @@ pub(super) fn check_message(message: &Value) -> Check {
     };
     if !id_is_usable {
         return Check::Reply(error_reply(
-            &id,
+            id,
             INVALID_REQUEST,
             "Invalid Request: `id` must be a string or an integer between -2^63 and 2^63-1",
         ));
@@ -104,14 +110,14 @@ pub(super) fn check_message(message: &Value) -> Check {
         && !params.is_null()
     {
         return Check::Reply(error_reply(
-            &id,
+            id,
             INVALID_PARAMS,
             &format!("Invalid params for `{method}`: `params` must be an object"),
         ));
     }
     if let Some(reason) = params_problem(method, message) {
         return Check::Reply(error_reply(
-            &id,
+            id,
             INVALID_PARAMS,
             &format!("Invalid params for `{method}`: {reason}"),
         ));
@@ -126,13 +132,13 @@ pub(super) fn check_message(message: &Value) -> Check {
     }
     if parses_for_service(&without_params) {
         return Check::Reply(error_reply(
-            &id,
+            id,
             INVALID_PARAMS,
             &format!("Invalid params for `{method}`: they do not have the shape MCP defines"),
         ));
     }
     Check::Reply(error_reply(
-        &id,
+        id,
         INVALID_REQUEST,
         "Invalid Request: not an MCP request this server can read",
     ))
