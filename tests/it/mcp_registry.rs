@@ -161,7 +161,24 @@ fn parity_table_comes_from_the_registry_and_the_readme_shows_it() {
     );
 }
 
-/// Every problem B43 names in one schema, with the JSON path where it is.
+/// The schema keywords every client we serve accepts: Gemini's `parametersJsonSchema`
+/// (<https://ai.google.dev/api/caching#FunctionDeclaration>), OpenAI function `parameters`
+/// (<https://platform.openai.com/docs/guides/function-calling>) and Anthropic `input_schema`
+/// (<https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use>). Keywords
+/// outside this set (`$schema`, `$ref`, `$defs`, `format`, `title`, `oneOf`, `anyOf`, `allOf`,
+/// `default`, numeric bounds) are where one of them has refused or ignored a schema (B43).
+const PORTABLE_KEYWORDS: [&str; 7] = [
+    "type",
+    "description",
+    "properties",
+    "required",
+    "items",
+    "additionalProperties",
+    "enum",
+];
+
+/// Every problem B43 names in one schema, and every keyword outside [`PORTABLE_KEYWORDS`], with
+/// the JSON path where it is.
 fn portability_problems(schema: &Value, path: &str, problems: &mut Vec<String>) {
     match schema {
         Value::Object(object) => {
@@ -169,11 +186,8 @@ fn portability_problems(schema: &Value, path: &str, problems: &mut Vec<String>) 
             let keywords = !path.ends_with("/properties");
             for (key, value) in object {
                 let at = format!("{path}/{key}");
-                if keywords
-                    && ["$schema", "$defs", "definitions", "$ref", "format", "title"]
-                        .contains(&key.as_str())
-                {
-                    problems.push(format!("{at} is present"));
+                if keywords && !PORTABLE_KEYWORDS.contains(&key.as_str()) {
+                    problems.push(format!("{at} is not a portable keyword"));
                 }
                 if keywords && key == "type" && !value.is_string() {
                     problems.push(format!("{at} is not one string: {value}"));
