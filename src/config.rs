@@ -79,6 +79,37 @@ pub struct Config {
     pub mcp_toolsets: Option<Vec<crate::mcp::registry::Toolset>>,
 }
 
+/// Top-level config keys read as plain values (the tables `rules`, `header`, `lint`, `mcp` and
+/// the v3 `sections` are checked key by key).
+const ROOT_KEYS: [&str; 11] = [
+    "version",
+    "name",
+    "description",
+    "presets",
+    "default",
+    "profiles",
+    "gitignore",
+    "agents_md",
+    "mcp_servers",
+    "includes",
+    "$schema",
+];
+
+/// Keys of one `[[mcp_servers]]` entry.
+const MCP_SERVER_KEYS: [&str; 11] = [
+    "name",
+    "description",
+    "command",
+    "args",
+    "env",
+    "transport",
+    "type",
+    "url",
+    "headers",
+    "enabled",
+    "profiles",
+];
+
 /// Top-level keys the Go ai-rulez defines that this tool reads but does not act on yet.
 const NOT_YET_SUPPORTED: [&str; 21] = [
     "builtins",
@@ -165,8 +196,7 @@ impl Reader<'_> {
         let mut ignored = Vec::new();
         for (key, value) in root {
             match key.as_str() {
-                "version" | "name" | "description" | "presets" | "default" | "profiles"
-                | "gitignore" | "agents_md" | "mcp_servers" | "includes" | "$schema" => {}
+                known if ROOT_KEYS.contains(&known) => {}
                 "rules" => self.check_rules_table(value, warnings),
                 "sections" if yaml => {}
                 "header" => self.check_known_keys(
@@ -188,10 +218,18 @@ impl Reader<'_> {
                     warnings,
                 ),
                 other if NOT_YET_SUPPORTED.contains(&other) => ignored.push(other.to_owned()),
-                other => warnings.push(format!(
-                    "{}: unknown config key `{other}`; it is ignored",
-                    self.path
-                )),
+                other => {
+                    let understood = ROOT_KEYS
+                        .iter()
+                        .chain(["rules", "header", "lint", "mcp"].iter())
+                        .copied()
+                        .chain(yaml.then_some("sections"));
+                    warnings.push(format!(
+                        "{}: unknown config key `{other}`; it is ignored{}",
+                        self.path,
+                        crate::suggest::did_you_mean(other, understood)
+                    ));
+                }
             }
         }
         if !ignored.is_empty() {
@@ -289,12 +327,14 @@ impl Reader<'_> {
             if known.contains(&key.as_str()) {
                 continue;
             }
-            let hint = if NOT_YET_SUPPORTED.contains(&key.as_str()) || key == "presets" {
+            let hint = if NOT_YET_SUPPORTED.contains(&key.as_str())
+                || ROOT_KEYS.contains(&key.as_str())
+            {
                 format!(
                     "; TOML puts keys written after a `[{table}]` header into that table, so move `{key}` above `[{table}]`"
                 )
             } else {
-                String::new()
+                crate::suggest::did_you_mean(key, known.iter().copied())
             };
             warnings.push(format!(
                 "{}: unknown config key `{table}.{key}`{hint}",
@@ -495,24 +535,11 @@ impl Reader<'_> {
                 return Err(self.error(&format!("{at}.name"), "is required"));
             };
             for key in table.keys() {
-                if ![
-                    "name",
-                    "description",
-                    "command",
-                    "args",
-                    "env",
-                    "transport",
-                    "type",
-                    "url",
-                    "headers",
-                    "enabled",
-                    "profiles",
-                ]
-                .contains(&key.as_str())
-                {
+                if !MCP_SERVER_KEYS.contains(&key.as_str()) {
                     warnings.push(format!(
-                        "{}: unknown config key `{at}.{key}` (server {name})",
-                        self.path
+                        "{}: unknown config key `{at}.{key}` (server {name}){}",
+                        self.path,
+                        crate::suggest::did_you_mean(key, MCP_SERVER_KEYS)
                     ));
                 }
             }

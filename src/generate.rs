@@ -31,6 +31,9 @@ pub(crate) fn plan(
     warnings: &mut Vec<String>,
 ) -> Result<(Project, Plan)> {
     let project = project::load(start, warnings)?;
+    warnings.extend(crate::content::keys::unknown_key_warnings(
+        &project.tree.items,
+    ));
     let view = project::view(&project, profile, warnings)?;
     let specs = presets::select(&project.config.presets, warnings)?;
     let environment = |name: &str| std::env::var(name).ok();
@@ -58,8 +61,27 @@ pub fn generate(
     let (project, plan) = plan(start, profile, mode, warnings)?;
     let settings = settings(&project, force, false);
     let report = write::apply(&plan, &settings, mode)?;
+    warnings.extend(notes_to_say(&plan, &report));
     let root = project.root.clone();
     Ok(Outcome { plan, report, root })
+}
+
+/// The render notes worth saying after a run: those of a preset with an output the run creates
+/// or updates (in check mode: finds missing or stale). A note restates a fact about unchanged
+/// sources, so a repeat `generate`, a clean `--check` and `lock` say nothing; it comes back
+/// only when that preset's files change, which is when its item set may have changed. Output:
+/// the messages in plan order.
+fn notes_to_say(plan: &Plan, report: &Report) -> Vec<String> {
+    plan.notes
+        .iter()
+        .filter(|note| {
+            report.changes.iter().any(|change| {
+                matches!(change.status, write::Status::Create | write::Status::Update)
+                    && note.applies_to(plan, &change.path)
+            })
+        })
+        .map(|note| note.message.clone())
+        .collect()
 }
 
 /// `clean`: removes every output the manifest lists and the tool can prove unedited.

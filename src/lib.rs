@@ -40,6 +40,7 @@ pub(crate) mod retrieval;
 pub(crate) mod scope;
 pub(crate) mod search;
 pub(crate) mod settings;
+pub(crate) mod suggest;
 pub(crate) mod summary;
 pub(crate) mod write;
 

@@ -294,6 +294,11 @@ impl Loader<'_> {
     }
 
     fn layer_folders(&mut self, tree: &Tree<'_>, base: &str, layer: &Layer) {
+        // An include may point at any folder of the repository; only the project's own tree
+        // is ai-rulez's to judge.
+        if !matches!(layer, Layer::Include(_)) {
+            self.unread_folders(tree, base, *layer == Layer::Root);
+        }
         for kind in Kind::ALL {
             let folder = join(base, kind.folder());
             if self.kind_at(tree, &folder) != Some(EntryKind::Folder) {
@@ -307,6 +312,9 @@ impl Loader<'_> {
             }
             for entry in self.entries(tree, &folder) {
                 let Some(id) = entry.name.strip_suffix(".md") else {
+                    if !matches!(layer, Layer::Include(_)) {
+                        self.unread_entry(tree, kind, &folder, &entry);
+                    }
                     continue;
                 };
                 let id = id.to_owned();
@@ -326,6 +334,58 @@ impl Loader<'_> {
                 }
                 self.item_file(tree, kind, id, &relative, layer);
             }
+        }
+    }
+
+    /// Warns about each folder directly under a layer's `base` that no item kind reads
+    /// (`.ai-rulez/rule/`), with the closest folder name that would be read; `domains/` and
+    /// `local/` are read at the project's root layer only. Names starting with `.` are left
+    /// alone (tool folders such as `.cache`).
+    fn unread_folders(&mut self, tree: &Tree<'_>, base: &str, root_layer: bool) {
+        let Ok(Some(entries)) = tree.dir.list(base) else {
+            return;
+        };
+        let mut read: Vec<&str> = Kind::ALL.iter().map(|kind| kind.folder()).collect();
+        if root_layer {
+            read.extend(["domains", "local"]);
+        }
+        for entry in entries {
+            if entry.kind != EntryKind::Folder
+                || entry.name.starts_with('.')
+                || read.contains(&entry.name.as_str())
+            {
+                continue;
+            }
+            self.warnings.push(format!(
+                "{}/: ai-rulez reads no folder of this name, so nothing in it is used{} (read here: {})",
+                tree.shown(&join(base, &entry.name)),
+                crate::suggest::did_you_mean(&entry.name, read.iter().copied()),
+                read.join(", ")
+            ));
+        }
+    }
+
+    /// Warns about an entry of an item folder that is not read: a file not ending in `.md`
+    /// (`rules/notes.txt`) or a sub-folder (items are read only directly inside the folder).
+    /// Hidden names (`.gitkeep`) are left alone.
+    fn unread_entry(&mut self, tree: &Tree<'_>, kind: Kind, folder: &str, entry: &Entry) {
+        if entry.name.starts_with('.') {
+            return;
+        }
+        let shown = tree.shown(&join(folder, &entry.name));
+        match entry.kind {
+            EntryKind::File => self.warnings.push(format!(
+                "{shown}: not read; {} files are Markdown files ending in `.md`, so rename it or move it out of {}/",
+                kind.noun(),
+                tree.shown(folder)
+            )),
+            EntryKind::Folder => self.warnings.push(format!(
+                "{shown}/: not read; {} files are read only directly inside {}/, so move its files up (or into `domains/<name>/{}/` for a domain)",
+                kind.noun(),
+                tree.shown(folder),
+                kind.folder()
+            )),
+            EntryKind::Symlink | EntryKind::Other => {}
         }
     }
 

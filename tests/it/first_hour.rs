@@ -1,0 +1,132 @@
+//! Cases B60, B62, B63, B65 and B66 of `../shared/cases/bug-cases-2.md` (issue 14, part A): no
+//! silent mistakes, no secrets copied into outputs, CRLF checkouts, credentials in include URLs
+//! and names that cannot be checked out on Windows. Each test runs the real binary and asserts
+//! the exact output.
+
+use crate::support::Project;
+
+/// A project whose `.ai-rulez/config.toml` enables `presets` (TOML array text) followed by
+/// `extra` config lines.
+fn project(presets: &str, extra: &str) -> Project {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        format!("version = \"5.0\"\nname = \"demo\"\npresets = {presets}\n{extra}"),
+    );
+    project
+}
+
+/// The lines of `text` starting with `warning: `, in order.
+fn warnings(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|line| line.starts_with("warning: "))
+        .collect()
+}
+
+#[test]
+fn b60_generate_names_every_misspelling_with_a_hint() {
+    let project = project(
+        r#"["claude", "cursr"]"#,
+        "pressets = 1\n[lint]\nignroe = []\n",
+    );
+    project.write(
+        ".ai-rulez/rules/style.md",
+        "---\npahts: [\"src/**\"]\ndescription: Rust style\n---\n# Style\n\nUse rustfmt.\n",
+    );
+    project.write(".ai-rulez/rule/old.md", "Old.\n");
+    project.write(".ai-rulez/rules/notes.txt", "Notes.\n");
+    project.write(".ai-rulez/rules/backend/api.md", "Api.\n");
+    project.write(".ai-rulez/rules/.gitkeep", "");
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert_eq!(
+        warnings(&run.stderr()),
+        [
+            "warning: .ai-rulez/config.toml: unknown config key `pressets`; it is ignored; did you mean `presets`?",
+            "warning: .ai-rulez/config.toml: unknown config key `lint.ignroe`; did you mean `ignore`?",
+            "warning: .ai-rulez/rule/: ai-rulez reads no folder of this name, so nothing in it is used; did you mean `rules`? (read here: rules, context, skills, agents, commands, domains, local)",
+            "warning: .ai-rulez/rules/backend/: not read; rule files are read only directly inside .ai-rulez/rules/, so move its files up (or into `domains/<name>/rules/` for a domain)",
+            "warning: .ai-rulez/rules/notes.txt: not read; rule files are Markdown files ending in `.md`, so rename it or move it out of .ai-rulez/rules/",
+            "warning: .ai-rulez/rules/style.md:2: unknown rule frontmatter key `pahts`; assistants ignore it; did you mean `paths`?",
+            "warning: unknown preset `cursr`; it is skipped, so that assistant gets no files; did you mean `cursor`? (known: amp, antigravity, claude, cline, codex, copilot, cursor, devin, gemini, junie, kiro, opencode, windsurf, zed)",
+        ]
+    );
+    // `validate` reports the same mistakes: the keys and the preset as findings, the folders and
+    // files as warnings.
+    let validate = project.run(&["validate"]);
+    assert_eq!(
+        validate.stdout(),
+        "\
+.ai-rulez/config.toml:3: AR312 unknown preset `cursr`; it is skipped, so that assistant gets no files; did you mean `cursor`? (known: amp, antigravity, claude, cline, codex, copilot, cursor, devin, gemini, junie, kiro, opencode, windsurf, zed)
+.ai-rulez/config.toml:4: AR310 unknown config key `pressets`; it is ignored; did you mean `presets`?
+.ai-rulez/config.toml:6: AR310 unknown config key `lint.ignroe`; did you mean `ignore`?
+.ai-rulez/rules/style.md:2: AR303 unknown rule frontmatter key `pahts`; assistants ignore it; did you mean `paths`?
+"
+    );
+    assert_eq!(
+        warnings(&validate.stderr()),
+        [
+            "warning: .ai-rulez/rule/: ai-rulez reads no folder of this name, so nothing in it is used; did you mean `rules`? (read here: rules, context, skills, agents, commands, domains, local)",
+            "warning: .ai-rulez/rules/backend/: not read; rule files are read only directly inside .ai-rulez/rules/, so move its files up (or into `domains/<name>/rules/` for a domain)",
+            "warning: .ai-rulez/rules/notes.txt: not read; rule files are Markdown files ending in `.md`, so rename it or move it out of .ai-rulez/rules/",
+        ]
+    );
+}
+
+#[test]
+fn b60_keys_of_every_kind_come_from_one_list() {
+    let project = project(r#"["claude"]"#, "");
+    // `alwaysApply`, `status` and `model` are known keys; a misspelling of each is not.
+    project.write(
+        ".ai-rulez/rules/a.md",
+        "---\nalways_aply: true\nstatus: active\n---\nA.\n",
+    );
+    project.write(
+        ".ai-rulez/agents/helper.md",
+        "---\ndescription: Helps\nmodle: opus\n---\nHelp.\n",
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert_eq!(
+        warnings(&run.stderr()),
+        [
+            "warning: .ai-rulez/agents/helper.md:3: unknown agent frontmatter key `modle`; assistants ignore it; did you mean `model`?",
+            "warning: .ai-rulez/rules/a.md:2: unknown rule frontmatter key `always_aply`; assistants ignore it; did you mean `alwaysApply`?",
+        ]
+    );
+}
+
+#[test]
+fn b60_always_on_note_is_said_when_the_files_change_not_on_every_check() {
+    let project = project(r#"["claude"]"#, "");
+    project.write(
+        ".ai-rulez/rules/release.md",
+        "---\nactivation: manual\ndescription: Release steps\n---\n# Release\n\nTag it.\n",
+    );
+    let note = "warning: claude: 1 rule uses an activation Claude Code cannot express and is written always-on: release (manual)";
+    let first = project.run(&["generate"]);
+    first.expect_code(0);
+    assert_eq!(warnings(&first.stderr()), [note]);
+    // Nothing changed: a repeat run, the pre-commit checks and `lock` say nothing.
+    for args in [
+        &["generate"][..],
+        &["generate", "--check"],
+        &["lock"],
+        &["lock", "--check"],
+    ] {
+        let run = project.run(args);
+        run.expect_code(0);
+        assert_eq!(warnings(&run.stderr()), Vec::<&str>::new(), "{args:?}");
+    }
+    // The rule changes: the check that finds the stale file says it, and so does the write.
+    project.write(
+        ".ai-rulez/rules/release.md",
+        "---\nactivation: manual\ndescription: Release steps\n---\n# Release\n\nTag it and push.\n",
+    );
+    let check = project.run(&["generate", "--check"]);
+    check.expect_code(2);
+    assert_eq!(warnings(&check.stderr()), [note]);
+    let write = project.run(&["generate"]);
+    write.expect_code(0);
+    assert_eq!(warnings(&write.stderr()), [note]);
+}
