@@ -23,7 +23,8 @@ pub struct Outcome {
 /// Loads the project around `start` and renders its plan for `profile`. In check mode variables
 /// are not needed (drift is judged on placeholder templates), so unset ones do not fail.
 ///
-/// Errors: project, config, item and render errors.
+/// Errors: project, config, item and render errors; [`crate::error::Error::LiteralSecrets`]
+/// when an item holds a literal secret (see [`crate::lint::scan::literal_secrets`]).
 pub(crate) fn plan(
     start: &Path,
     profile: Option<&str>,
@@ -34,6 +35,16 @@ pub(crate) fn plan(
     warnings.extend(crate::content::keys::unknown_key_warnings(
         &project.tree.items,
     ));
+    // Refused before rendering: every preset would copy a literal secret into tracked files.
+    let secrets = crate::lint::scan::literal_secrets(&project);
+    if !secrets.is_empty() {
+        return Err(crate::error::Error::LiteralSecrets(
+            secrets
+                .iter()
+                .map(crate::lint::Finding::text_line)
+                .collect(),
+        ));
+    }
     let view = project::view(&project, profile, warnings)?;
     let specs = presets::select(&project.config.presets, warnings)?;
     let environment = |name: &str| std::env::var(name).ok();

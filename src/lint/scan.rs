@@ -62,6 +62,61 @@ pub(crate) fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
     finish(project, report, &texts)
 }
 
+/// The code of a literal secret (an API key, token, private key or password written out).
+const SECRET_CODE: &str = "AR001";
+
+/// Literal secrets (AR001) in the items `generate` copies into outputs: every item but pending
+/// and machine-local ones, with its skill files. The one screening function ([`screen`]) finds
+/// them, and `[lint] ignore` or an `ai-rulez-ignore AR001` marker on (or above) the line
+/// silences a false positive, exactly as for `scan`. Output: findings sorted by file and line,
+/// with project-relative paths and masked secrets in the messages.
+#[must_use]
+pub(crate) fn literal_secrets(project: &Project) -> Vec<Finding> {
+    let mut report = Report::default();
+    let mut texts: Texts = HashMap::new();
+    for item in &project.tree.items {
+        if item.pending || item.layer == Layer::Local {
+            continue;
+        }
+        scan_item(project, item, &mut report, &mut texts);
+    }
+    report
+        .findings
+        .retain(|finding| finding.code == SECRET_CODE);
+    finish(project, report, &texts).findings
+}
+
+/// Literal secrets (AR001) in source files given as (project-relative path, bytes), for checks
+/// that read files without loading the project (`lock --check`, also against the git index).
+/// The screening kind comes from the path; `ignored_codes` is the config's `[lint] ignore`.
+/// Output: as [`literal_secrets`].
+#[must_use]
+pub(crate) fn literal_secrets_in_files(
+    files: &[(String, Vec<u8>)],
+    ignored_codes: &[String],
+) -> Vec<Finding> {
+    let mut report = Report::default();
+    let mut texts: Texts = HashMap::new();
+    for (path, bytes) in files {
+        scan_bytes(
+            path,
+            bytes,
+            kind_of_path(path),
+            &mut report,
+            &mut texts,
+            true,
+        );
+    }
+    report
+        .findings
+        .retain(|finding| finding.code == SECRET_CODE);
+    report.suppress(ignored_codes, &mut |file: &str| {
+        texts.get(file).cloned().flatten()
+    });
+    report.sort();
+    report.findings
+}
+
 /// Applies `[lint] ignore` and inline suppressions, then sorts.
 pub(crate) fn finish(project: &Project, mut report: Report, texts: &Texts) -> Report {
     let mut cache: HashMap<String, Option<Arc<str>>> = HashMap::new();

@@ -130,3 +130,71 @@ fn b60_always_on_note_is_said_when_the_files_change_not_on_every_check() {
     write.expect_code(0);
     assert_eq!(warnings(&write.stderr()), [note]);
 }
+
+/// A GitHub token of the documented shape (`ghp_` and 36 letters and digits); not a real one.
+const TOKEN: &str = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A";
+
+/// What `generate`, `lock` and `lock --check` say about [`TOKEN`] on line 3 of `deploy.md`.
+const SECRET_REFUSAL: &str = "\
+error: 1 literal secret(s) in the sources; nothing was written, because the generated files would copy them:
+  .ai-rulez/rules/deploy.md:3: AR001 GitHub token `ghp_…(40 chars, masked)` in the text; remove it, rotate it, and read it from the environment
+remove each one, rotate it (it may already be in git history) and read it from the environment; for a false positive, put `ai-rulez-ignore AR001` on that line or the line above
+";
+
+/// Runs `git <args>` in the project, asserting success.
+fn git(project: &Project, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .args(args)
+        .current_dir(project.path())
+        .output()
+        .expect("git runs")
+        .status;
+    assert!(status.success(), "git {args:?}");
+}
+
+#[test]
+fn b62_generate_refuses_a_literal_secret_before_writing_anything() {
+    let project = project(r#"["claude", "codex"]"#, "");
+    project.write(".ai-rulez/rules/style.md", "Use rustfmt.\n");
+    project.write(
+        ".ai-rulez/rules/deploy.md",
+        format!("# Deploy\n\nPush with {TOKEN} as the token.\n"),
+    );
+    let before = project.files();
+    for args in [&["generate"][..], &["generate", "--check"], &["lock"]] {
+        let run = project.run(args);
+        run.expect_code(1);
+        assert_eq!(run.stderr(), SECRET_REFUSAL, "{args:?}");
+        assert!(!run.stdout().contains("ghp_aB3d"), "{args:?}");
+    }
+    assert_eq!(project.files(), before, "nothing was written");
+    // A reviewed false positive is marked on its line and no longer refused.
+    project.write(
+        ".ai-rulez/rules/deploy.md",
+        format!("# Deploy\n\nPush with {TOKEN} as the token. <!-- ai-rulez-ignore AR001 -->\n"),
+    );
+    project.run(&["generate"]).expect_code(0);
+}
+
+#[test]
+fn b62_lock_check_and_the_hook_report_a_literal_secret() {
+    let project = project(r#"["claude"]"#, "");
+    project.write(".ai-rulez/rules/deploy.md", "# Deploy\n\nPush.\n");
+    git(&project, &["init", "-q"]);
+    project.run(&["generate"]).expect_code(0);
+    project.run(&["lock"]).expect_code(0);
+    git(&project, &["add", "-A"]);
+    project.write(
+        ".ai-rulez/rules/deploy.md",
+        format!("# Deploy\n\nPush with {TOKEN} as the token.\n"),
+    );
+    let check = project.run(&["lock", "--check"]);
+    check.expect_code(1);
+    assert_eq!(check.stderr(), SECRET_REFUSAL);
+    // Not staged yet: the commit would not carry it.
+    project.run(&["lock", "--check", "--staged"]).expect_code(0);
+    git(&project, &["add", ".ai-rulez/rules/deploy.md"]);
+    let hook = project.run(&["lock", "--check", "--staged"]);
+    hook.expect_code(1);
+    assert_eq!(hook.stderr(), SECRET_REFUSAL);
+}
