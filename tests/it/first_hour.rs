@@ -198,3 +198,85 @@ fn b62_lock_check_and_the_hook_report_a_literal_secret() {
     hook.expect_code(1);
     assert_eq!(hook.stderr(), SECRET_REFUSAL);
 }
+
+/// Rewrites the project-relative file with CRLF line ends, as `core.autocrlf=true` checks it out.
+fn to_crlf(project: &Project, relative: &str) {
+    let text = project.read(relative);
+    assert!(!text.contains('\r'), "{relative} starts with LF line ends");
+    project.write(relative, text.replace('\n', "\r\n"));
+}
+
+#[test]
+fn b63_crlf_only_differences_are_never_edits() {
+    let project = project(r#"["claude", "cursor", "codex"]"#, "");
+    project.write(
+        ".ai-rulez/rules/style.md",
+        "---\npaths: [\"src/**\"]\n---\n# Style\n\nUse rustfmt.\n",
+    );
+    project.write(".ai-rulez/context/overview.md", "# Overview\n\nA demo.\n");
+    // A hand-written root file: ai-rulez keeps its part between markers in it.
+    project.write("AGENTS.md", "# Our notes\n\nKeep them.\n");
+    project.write(".gitignore", "target/\n");
+    project.run(&["generate"]).expect_code(0);
+    project.run(&["lock"]).expect_code(0);
+    let written: Vec<String> = project
+        .files()
+        .into_iter()
+        .filter(|path| !path.starts_with(".ai-rulez/") || path.ends_with("manifest.json"))
+        .collect();
+    assert_eq!(
+        written,
+        [
+            ".ai-rulez/.generated-manifest.json",
+            ".claude/rules/style.md",
+            ".cursor/rules/context-overview.mdc",
+            ".cursor/rules/style.mdc",
+            ".gitignore",
+            "AGENTS.md",
+            "CLAUDE.md",
+        ]
+    );
+    for path in &written {
+        to_crlf(&project, path);
+    }
+    let check = project.run(&["generate", "--check"]);
+    check.expect_code(0);
+    assert_eq!(check.stdout(), "");
+    assert_eq!(check.stderr(), "generated files are up to date\n");
+    let lock = project.run(&["lock", "--check"]);
+    lock.expect_code(0);
+    assert_eq!(
+        lock.stderr(),
+        "the lock matches the sources and generated files\n"
+    );
+    let write = project.run(&["generate"]);
+    write.expect_code(0);
+    assert_eq!(write.stderr(), "0 written, 6 unchanged, 0 removed\n");
+    assert!(
+        project.read("CLAUDE.md").contains("\r\n"),
+        "left as checked out"
+    );
+    // A real edit under CRLF is still an edit.
+    let claude = project.read("CLAUDE.md");
+    project.write("CLAUDE.md", format!("{claude}A hand edit.\r\n"));
+    let edited = project.run(&["generate", "--check"]);
+    edited.expect_code(2);
+    assert_eq!(edited.stdout(), "edited: CLAUDE.md\n");
+    project.write("CLAUDE.md", claude);
+    // `clean` proves every CRLF output its own and removes it; the hand-written text stays.
+    let clean = project.run(&["clean"]);
+    clean.expect_code(0);
+    assert_eq!(
+        clean.stdout(),
+        "\
+removed: .ai-rulez/.generated-manifest.json
+removed: .claude/rules/style.md
+removed: .cursor/rules/context-overview.mdc
+removed: .cursor/rules/style.mdc
+removed: AGENTS.md
+removed: CLAUDE.md
+"
+    );
+    assert_eq!(project.read("AGENTS.md"), "# Our notes\n\nKeep them.\n");
+    assert!(!project.exists("CLAUDE.md"));
+}
