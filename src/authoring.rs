@@ -66,7 +66,8 @@ pub(crate) struct ItemSummary {
 }
 
 /// Checks a name the caller chose: 1–64 characters of ASCII letters, digits, `.`, `_` and `-`,
-/// not starting with `.` or `-`, no `..`, no path separators or control characters.
+/// not starting with `.` or `-`, no `..`, no path separators or control characters, and a name
+/// Windows can check out ([`crate::portable::windows_problem`]: no `CON`, `aux`, `com1`, `x.`).
 ///
 /// Errors: [`Error::Usage`] saying what is wrong.
 pub(crate) fn validate_name(what: &str, name: &str) -> Result<()> {
@@ -88,7 +89,7 @@ pub(crate) fn validate_name(what: &str, name: &str) -> Result<()> {
     } else if name.to_ascii_lowercase().ends_with(".md") {
         Some("ends with `.md`; give the name without the extension".to_owned())
     } else {
-        None
+        crate::portable::windows_problem(name)
     };
     match problem {
         Some(problem) => Err(Error::Usage(format!(

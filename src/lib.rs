@@ -34,6 +34,7 @@ pub(crate) mod markdown;
 pub(crate) mod mcp;
 pub(crate) mod mcp_config;
 pub(crate) mod plan;
+pub(crate) mod portable;
 pub(crate) mod presets;
 pub(crate) mod project;
 pub(crate) mod retrieval;

@@ -10,6 +10,8 @@ use crate::confined_fs::{Entry, EntryKind, ProjectDir};
 use crate::error::{Error, InvalidKind, Result};
 use crate::frontmatter::{self, Document};
 
+mod notices;
+
 /// Largest content file read, in bytes (8 MiB), so a stray binary cannot exhaust memory.
 const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// Folders of a skill that are copied verbatim next to its SKILL.md.
@@ -65,6 +67,7 @@ pub(crate) fn load_tree_cached(
         loader.layer_folders(&project, config_dir, &Layer::Root);
         let domains_folder = join(config_dir, "domains");
         for name in loader.sorted_dirs(&project, &domains_folder) {
+            loader.unportable_name(&project, &join(&domains_folder, &name), &name);
             loader.layer_folders(
                 &project,
                 &join(&domains_folder, &name),
@@ -306,7 +309,9 @@ impl Loader<'_> {
             }
             if kind == Kind::Skill {
                 for name in self.sorted_dirs(tree, &folder) {
-                    self.skill(tree, &join(&folder, &name), name, layer);
+                    let skill_dir = join(&folder, &name);
+                    self.unportable_name(tree, &skill_dir, &name);
+                    self.skill(tree, &skill_dir, name, layer);
                 }
                 continue;
             }
@@ -319,6 +324,7 @@ impl Loader<'_> {
                 };
                 let id = id.to_owned();
                 let relative = join(&folder, &entry.name);
+                self.unportable_name(tree, &relative, &entry.name);
                 match entry.kind {
                     EntryKind::File => {}
                     EntryKind::Symlink => {
@@ -334,58 +340,6 @@ impl Loader<'_> {
                 }
                 self.item_file(tree, kind, id, &relative, layer);
             }
-        }
-    }
-
-    /// Warns about each folder directly under a layer's `base` that no item kind reads
-    /// (`.ai-rulez/rule/`), with the closest folder name that would be read; `domains/` and
-    /// `local/` are read at the project's root layer only. Names starting with `.` are left
-    /// alone (tool folders such as `.cache`).
-    fn unread_folders(&mut self, tree: &Tree<'_>, base: &str, root_layer: bool) {
-        let Ok(Some(entries)) = tree.dir.list(base) else {
-            return;
-        };
-        let mut read: Vec<&str> = Kind::ALL.iter().map(|kind| kind.folder()).collect();
-        if root_layer {
-            read.extend(["domains", "local"]);
-        }
-        for entry in entries {
-            if entry.kind != EntryKind::Folder
-                || entry.name.starts_with('.')
-                || read.contains(&entry.name.as_str())
-            {
-                continue;
-            }
-            self.warnings.push(format!(
-                "{}/: ai-rulez reads no folder of this name, so nothing in it is used{} (read here: {})",
-                tree.shown(&join(base, &entry.name)),
-                crate::suggest::did_you_mean(&entry.name, read.iter().copied()),
-                read.join(", ")
-            ));
-        }
-    }
-
-    /// Warns about an entry of an item folder that is not read: a file not ending in `.md`
-    /// (`rules/notes.txt`) or a sub-folder (items are read only directly inside the folder).
-    /// Hidden names (`.gitkeep`) are left alone.
-    fn unread_entry(&mut self, tree: &Tree<'_>, kind: Kind, folder: &str, entry: &Entry) {
-        if entry.name.starts_with('.') {
-            return;
-        }
-        let shown = tree.shown(&join(folder, &entry.name));
-        match entry.kind {
-            EntryKind::File => self.warnings.push(format!(
-                "{shown}: not read; {} files are Markdown files ending in `.md`, so rename it or move it out of {}/",
-                kind.noun(),
-                tree.shown(folder)
-            )),
-            EntryKind::Folder => self.warnings.push(format!(
-                "{shown}/: not read; {} files are read only directly inside {}/, so move its files up (or into `domains/<name>/{}/` for a domain)",
-                kind.noun(),
-                tree.shown(folder),
-                kind.folder()
-            )),
-            EntryKind::Symlink | EntryKind::Other => {}
         }
     }
 

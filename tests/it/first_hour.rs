@@ -280,3 +280,70 @@ removed: CLAUDE.md
     assert_eq!(project.read("AGENTS.md"), "# Our notes\n\nKeep them.\n");
     assert!(!project.exists("CLAUDE.md"));
 }
+
+#[test]
+fn b66_names_windows_cannot_check_out_are_refused_by_the_create_tools() {
+    let project = project(r#"["claude"]"#, "");
+    let mut server = crate::mcp::Server::start(project.path());
+    let device = "which Windows reserves in any case and with any extension, so the repository could not be checked out there; choose another name";
+    for (tool, name, reserved) in [
+        ("create_rule", "CON", "CON"),
+        ("create_rule", "aux", "AUX"),
+        ("create_context", "com1", "COM1"),
+        ("create_skill", "Lpt9", "LPT9"),
+        ("create_agent", "nul.v2", "NUL"),
+    ] {
+        let noun = tool.trim_start_matches("create_");
+        assert_eq!(
+            server.fails(
+                tool,
+                serde_json::json!({"name": name, "content": "Text.\n"})
+            ),
+            format!("invalid {noun} name \"{name}\": it is the device name `{reserved}`, {device}"),
+        );
+    }
+    assert_eq!(
+        server.fails(
+            "create_command",
+            serde_json::json!({"name": "x.", "content": "Text.\n"})
+        ),
+        "invalid command name \"x.\": it ends with a dot or a space, which Windows strips, so the repository could not be checked out there; drop the trailing character"
+    );
+    assert_eq!(
+        server.fails("create_domain", serde_json::json!({"name": "prn"})),
+        format!("invalid domain name \"prn\": it is the device name `PRN`, {device}"),
+    );
+    server.finish();
+    assert_eq!(
+        project.files(),
+        [".ai-rulez/config.toml"],
+        "nothing created"
+    );
+}
+
+#[test]
+fn b66_existing_unportable_names_are_reported_by_generate_and_validate() {
+    let project = project(r#"["claude"]"#, "");
+    project.write(".ai-rulez/rules/aux.md", "Aux.\n");
+    project.write(
+        ".ai-rulez/skills/x./SKILL.md",
+        "---\ndescription: X\n---\nX.\n",
+    );
+    project.write(".ai-rulez/domains/con/rules/a.md", "A.\n");
+    let expected = [
+        "warning: .ai-rulez/domains/con: the name `con` is the device name `CON`, which Windows reserves in any case and with any extension, so the repository could not be checked out there; choose another name",
+        "warning: .ai-rulez/rules/aux.md: the name `aux.md` is the device name `AUX`, which Windows reserves in any case and with any extension, so the repository could not be checked out there; choose another name",
+        "warning: .ai-rulez/skills/x.: the name `x.` ends with a dot or a space, which Windows strips, so the repository could not be checked out there; drop the trailing character",
+    ];
+    let generate = project.run(&["generate"]);
+    generate.expect_code(0);
+    let stderr = generate.stderr();
+    let mut said = warnings(&stderr);
+    said.sort_unstable();
+    assert_eq!(said, expected);
+    let validate = project.run(&["validate"]);
+    let stderr = validate.stderr();
+    let mut said = warnings(&stderr);
+    said.sort_unstable();
+    assert_eq!(said, expected);
+}
