@@ -70,8 +70,11 @@ pub struct Config {
     pub agents_md: bool,
     /// `[[mcp_servers]]` that are enabled, in config order.
     pub mcp_servers: Vec<McpServer>,
-    /// `[[includes]]`.
+    /// `[[includes]]` of local folders.
     pub includes: Vec<Include>,
+    /// `[[includes]]` of git sources, which are not fetched yet: kept (with `source` as written)
+    /// only so `scan` can report credentials written into their URLs.
+    pub git_includes: Vec<Include>,
     /// `[lint] ignore`: finding codes `validate` and `scan` never report.
     pub lint_ignore: Vec<String>,
     /// `[mcp] toolsets`: the toolsets `ai-rulez mcp` serves when `--toolsets` does not choose;
@@ -274,6 +277,7 @@ impl Reader<'_> {
                 self.path
             ));
         }
+        let (local_includes, git_includes) = self.includes(root.get("includes"), warnings)?;
         Ok(Config {
             version,
             name,
@@ -287,7 +291,8 @@ impl Reader<'_> {
             inline_context,
             agents_md: self.optional_bool(root, "agents_md")?.unwrap_or(false),
             mcp_servers,
-            includes: self.includes(root.get("includes"), warnings)?,
+            includes: local_includes,
+            git_includes,
             lint_ignore: match root.get("lint").and_then(|lint| lint.get("ignore")) {
                 Some(codes) => self.string_list(codes, "lint.ignore")?,
                 None => Vec::new(),
@@ -624,14 +629,21 @@ impl Reader<'_> {
             .collect()
     }
 
-    fn includes(&self, value: Option<&Value>, warnings: &mut Vec<String>) -> Result<Vec<Include>> {
+    /// The `[[includes]]` entries: (local folders, git sources). A default name and every
+    /// message show a git source with its credentials masked.
+    fn includes(
+        &self,
+        value: Option<&Value>,
+        warnings: &mut Vec<String>,
+    ) -> Result<(Vec<Include>, Vec<Include>)> {
         let Some(value) = value else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), Vec::new()));
         };
         let Value::Array(items) = value else {
             return Err(self.error("includes", "must be `[[includes]]` entries"));
         };
         let mut includes = Vec::new();
+        let mut git_includes = Vec::new();
         for (index, item) in items.iter().enumerate() {
             let at = format!("includes[{index}]");
             let Value::Object(table) = item else {
@@ -640,17 +652,24 @@ impl Reader<'_> {
             let Some(Value::String(source)) = table.get("source") else {
                 return Err(self.error(&format!("{at}.source"), "is required"));
             };
+            let shown_source = crate::redact::mask_url_credentials(source).into_owned();
             let name = self
                 .optional_string(table, "name")?
-                .unwrap_or_else(|| source.clone());
+                .unwrap_or_else(|| shown_source.clone());
             let is_remote =
                 source.contains("://") || source.starts_with("git@") || source.starts_with("git+");
             let is_local_file_url = source.starts_with("file://");
             if is_remote && !is_local_file_url {
                 warnings.push(format!(
-                    "{}: include `{name}` ({source}) is a git source; git includes are not fetched yet, so its content is left out",
+                    "{}: include `{name}` ({shown_source}) is a git source; git includes are not fetched yet, so its content is left out",
                     self.path
                 ));
+                git_includes.push(Include {
+                    name,
+                    source: source.clone(),
+                    path: self.optional_string(table, "path")?,
+                    key: at,
+                });
                 continue;
             }
             includes.push(Include {
@@ -660,7 +679,7 @@ impl Reader<'_> {
                 key: at,
             });
         }
-        Ok(includes)
+        Ok((includes, git_includes))
     }
 }
 

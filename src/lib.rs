@@ -37,6 +37,7 @@ pub(crate) mod plan;
 pub(crate) mod portable;
 pub(crate) mod presets;
 pub(crate) mod project;
+pub(crate) mod redact;
 pub(crate) mod retrieval;
 pub(crate) mod scope;
 pub(crate) mod search;

@@ -230,7 +230,7 @@ impl Loader<'_> {
                 format!(
                     "`{}.source` = {:?}: an include must lie inside the repository ({}); ai-rulez reads nothing outside it, so copy the shared rules into the repository or use a git include",
                     include.key,
-                    include.source,
+                    crate::redact::mask_url_credentials(&include.source),
                     anchor.display()
                 ),
             ));
@@ -620,7 +620,7 @@ fn not_a_folder(config_path: &str, include: &crate::config::Include, source: &st
         format!(
             "include `{}`: `{}` is not a folder; fix `source`/`path` of this [[includes]] entry or remove it",
             include.name,
-            source.escape_debug()
+            crate::redact::mask_url_credentials(source).escape_debug()
         ),
     )
 }

@@ -275,10 +275,41 @@ fn scan_mcp_servers(project: &Project, report: &mut Report, texts: &mut Texts) {
             report.findings.push(finding);
         }
     }
+    scan_include_urls(project, &config_text, report);
     texts.insert(
         project.config_relative.clone(),
         Some(Arc::from(config_text)),
     );
+}
+
+/// A credential written into an `[[includes]]` URL (`https://user:token@host/…`) is a literal
+/// secret in a tracked file whatever its length, so each is an AR001 finding on the line of its
+/// `source`, with the URL masked.
+fn scan_include_urls(project: &Project, config_text: &str, report: &mut Report) {
+    let config = &project.config;
+    for include in config.includes.iter().chain(&config.git_includes) {
+        if !crate::redact::has_url_credentials(&include.source) {
+            continue;
+        }
+        let line = config_text
+            .lines()
+            .position(|text| text.contains(include.source.as_str()))
+            .map(|index| index + 1);
+        let flagged = line
+            .and_then(|line| config_text.lines().nth(line - 1))
+            .unwrap_or_default();
+        report.findings.push(Finding::new(
+            "AR001",
+            &project.config_relative,
+            line,
+            flagged,
+            format!(
+                "include `{}`: credentials in the URL `{}`; remove them and let git supply them (a credential helper or an SSH key), and rotate the token",
+                include.name,
+                crate::redact::mask_url_credentials(&include.source)
+            ),
+        ));
+    }
 }
 
 /// Line of `name = "<name>"` (TOML) or `name: <name>` (YAML) in the config.

@@ -347,3 +347,96 @@ fn b66_existing_unportable_names_are_reported_by_generate_and_validate() {
     said.sort_unstable();
     assert_eq!(said, expected);
 }
+
+/// A config with two git includes whose URLs carry credentials: a password and a token user.
+const CONFIG_WITH_CREDENTIALS: &str = "\
+version = \"5.0\"
+name = \"demo\"
+presets = [\"claude\"]
+
+[[includes]]
+source = \"https://user:tok3n@git.example.com/rules.git\"
+
+[[includes]]
+name = \"shared\"
+source = \"git+https://ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A@github.com/o/r\"
+";
+
+#[test]
+fn b65_credentials_in_include_urls_are_masked_everywhere_and_scanned() {
+    let project = Project::empty();
+    project.write(".ai-rulez/config.toml", CONFIG_WITH_CREDENTIALS);
+    project.write(".ai-rulez/rules/style.md", "Use rustfmt.\n");
+    let skipped = [
+        "warning: .ai-rulez/config.toml: include `https://user:****@git.example.com/rules.git` (https://user:****@git.example.com/rules.git) is a git source; git includes are not fetched yet, so its content is left out",
+        "warning: .ai-rulez/config.toml: include `shared` (git+https://****@github.com/o/r) is a git source; git includes are not fetched yet, so its content is left out",
+    ];
+    let generate = project.run(&["generate"]);
+    generate.expect_code(0);
+    assert_eq!(warnings(&generate.stderr()), skipped);
+    let lock = project.run(&["lock"]);
+    lock.expect_code(0);
+    assert_eq!(warnings(&lock.stderr()), skipped);
+    let explain = project.run(&["explain", "src/a.rs"]);
+    explain.expect_code(0);
+    assert_eq!(warnings(&explain.stderr()), skipped);
+    let validate = project.run(&["validate"]);
+    assert_eq!(
+        validate.stdout(),
+        "\
+.ai-rulez/config.toml: AR314 include `https://user:****@git.example.com/rules.git` (https://user:****@git.example.com/rules.git) is a git source; git includes are not fetched yet, so its content is left out
+.ai-rulez/config.toml: AR314 include `shared` (git+https://****@github.com/o/r) is a git source; git includes are not fetched yet, so its content is left out
+"
+    );
+    let scan = project.run(&["scan"]);
+    scan.expect_code(2);
+    assert_eq!(
+        scan.stdout(),
+        "\
+.ai-rulez/config.toml:6: AR001 include `https://user:****@git.example.com/rules.git`: credentials in the URL `https://user:****@git.example.com/rules.git`; remove them and let git supply them (a credential helper or an SSH key), and rotate the token
+.ai-rulez/config.toml:10: AR001 include `shared`: credentials in the URL `git+https://****@github.com/o/r`; remove them and let git supply them (a credential helper or an SSH key), and rotate the token
+"
+    );
+    // Nothing the commands wrote or printed holds either credential.
+    for run in [&generate, &lock, &explain, &validate, &scan] {
+        let all = format!("{}{}", run.stdout(), run.stderr());
+        assert!(!all.contains("tok3n") && !all.contains("ghp_aB3d"), "{all}");
+    }
+    for path in project.files() {
+        if path != ".ai-rulez/config.toml" {
+            let text = String::from_utf8_lossy(&project.read_bytes(&path)).into_owned();
+            assert!(
+                !text.contains("tok3n") && !text.contains("ghp_aB3d"),
+                "{path}"
+            );
+        }
+    }
+    // MCP replies: the config resource, and the warnings of the generate and validate tools.
+    let mut server = crate::mcp::Server::start(project.path());
+    let config = server.request(
+        "resources/read",
+        serde_json::json!({"uri": "ai-rulez://config"}),
+    );
+    assert_eq!(
+        config["result"]["contents"][0]["text"],
+        CONFIG_WITH_CREDENTIALS
+            .replace("user:tok3n@", "user:****@")
+            .replace("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A@", "****@")
+    );
+    let generated = server
+        .call("generate_outputs", serde_json::json!({}))
+        .to_string();
+    assert!(generated.contains("(git+https://****@github.com/o/r) is a git source"));
+    for reply in [
+        generated,
+        server
+            .call("validate_config", serde_json::json!({}))
+            .to_string(),
+    ] {
+        assert!(
+            !reply.contains("tok3n") && !reply.contains("ghp_aB3d"),
+            "{reply}"
+        );
+    }
+    server.finish();
+}
