@@ -313,12 +313,20 @@ fn b66_names_windows_cannot_check_out_are_refused_by_the_create_tools() {
         server.fails("create_domain", serde_json::json!({"name": "prn"})),
         format!("invalid domain name \"prn\": it is the device name `PRN`, {device}"),
     );
-    server.finish();
     assert_eq!(
         project.files(),
         [".ai-rulez/config.toml"],
         "nothing created"
     );
+    // An existing item of such a name can still be read and deleted (that is how it is renamed).
+    project.write(".ai-rulez/rules/aux.md", "Aux.\n");
+    server.ok(
+        "read_item",
+        serde_json::json!({"kind": "rule", "name": "aux"}),
+    );
+    server.ok("delete_rule", serde_json::json!({"name": "aux"}));
+    assert!(!project.exists(".ai-rulez/rules/aux.md"));
+    server.finish();
 }
 
 #[test]
