@@ -6,7 +6,7 @@
 use super::{AI_RULEZ_ONLY_KEYS, Item, Kind, key_line};
 
 /// Keys any item may carry: the ones ai-rulez reads and common metadata.
-pub(crate) const COMMON_KEYS: [&str; 13] = [
+const COMMON_KEYS: [&str; 13] = [
     "name",
     "description",
     "title",
@@ -22,7 +22,7 @@ pub(crate) const COMMON_KEYS: [&str; 13] = [
     "superseded_by",
 ];
 /// Extra keys of rules and context (assistant-native spellings are accepted as input).
-pub(crate) const RULE_KEYS: [&str; 6] = [
+const RULE_KEYS: [&str; 6] = [
     "applyTo",
     "fileMatchPattern",
     "inclusion",
@@ -31,7 +31,7 @@ pub(crate) const RULE_KEYS: [&str; 6] = [
     "type",
 ];
 /// Extra keys of skills (Agent Skills specification and Claude Code).
-pub(crate) const SKILL_KEYS: [&str; 12] = [
+const SKILL_KEYS: [&str; 12] = [
     "allowed-tools",
     "compatibility",
     "disable-model-invocation",
@@ -46,7 +46,7 @@ pub(crate) const SKILL_KEYS: [&str; 12] = [
     "paths",
 ];
 /// Extra keys of subagents (Claude Code, `OpenCode`, Copilot).
-pub(crate) const AGENT_KEYS: [&str; 22] = [
+const AGENT_KEYS: [&str; 22] = [
     "tools",
     "model",
     "color",
@@ -71,7 +71,7 @@ pub(crate) const AGENT_KEYS: [&str; 22] = [
     "permission_mode",
 ];
 /// Extra keys of slash commands.
-pub(crate) const COMMAND_KEYS: [&str; 7] = [
+const COMMAND_KEYS: [&str; 7] = [
     "argument-hint",
     "allowed-tools",
     "model",

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::screen::{ScreenKind, limits, mcp_server_text, screen};
+use super::screen::{ScreenKind, limits, mcp_server_text, screen, screen_secrets};
 use super::{Finding, Report};
 use crate::content::{Item, Layer};
 use crate::error::{Error, Result};
@@ -14,6 +14,9 @@ use crate::project::{self, Project};
 /// Texts of the files a run looked at, by project-relative path; `None` marks files whose
 /// inline comments must not silence findings (sources pulled in through `[[includes]]`).
 pub(crate) type Texts = HashMap<String, Option<Arc<str>>>;
+
+/// The screening run over each text: [`screen`] (everything) or [`screen_secrets`] (AR001 only).
+type Screening = fn(&str, ScreenKind) -> Vec<Finding>;
 
 /// Scans the project around `start`.
 ///
@@ -31,7 +34,7 @@ pub(crate) fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
     let mut report = Report::default();
     let mut texts: Texts = HashMap::new();
     for item in &project.tree.items {
-        scan_item(project, item, &mut report, &mut texts);
+        scan_item(project, item, screen, &mut report, &mut texts);
     }
     for path in symlinked_paths(load_errors) {
         report.findings.push(Finding::new(
@@ -53,6 +56,7 @@ pub(crate) fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
             &path,
             &bytes,
             kind_of_path(&path),
+            screen,
             &mut report,
             &mut texts,
             true,
@@ -78,7 +82,7 @@ pub(crate) fn literal_secrets(project: &Project) -> Vec<Finding> {
         if item.pending || item.layer == Layer::Local {
             continue;
         }
-        scan_item(project, item, &mut report, &mut texts);
+        scan_item(project, item, screen_secrets, &mut report, &mut texts);
     }
     report
         .findings
@@ -102,6 +106,7 @@ pub(crate) fn literal_secrets_in_files(
             path,
             bytes,
             kind_of_path(path),
+            screen_secrets,
             &mut report,
             &mut texts,
             true,
@@ -163,7 +168,13 @@ pub(crate) fn inline_first_line(project: &Project, item: &Item) -> usize {
         .map_or(1, |index| index + 1)
 }
 
-fn scan_item(project: &Project, item: &Item, report: &mut Report, texts: &mut Texts) {
+fn scan_item(
+    project: &Project,
+    item: &Item,
+    screening: Screening,
+    report: &mut Report,
+    texts: &mut Texts,
+) {
     let trusted = !matches!(item.layer, Layer::Include(_));
     let inline = item.source_path == project.config_relative;
     let text = item_text(item);
@@ -173,7 +184,7 @@ fn scan_item(project: &Project, item: &Item, report: &mut Report, texts: &mut Te
         1
     };
     report.findings.extend(
-        screen(&text, ScreenKind::of(item.kind))
+        screening(&text, ScreenKind::of(item.kind))
             .into_iter()
             .map(|finding| finding.relocate(&item.source_path, first_line)),
     );
@@ -190,6 +201,7 @@ fn scan_item(project: &Project, item: &Item, report: &mut Report, texts: &mut Te
             &path,
             &resource.bytes,
             ScreenKind::SkillFile,
+            screening,
             report,
             texts,
             trusted,
@@ -203,6 +215,7 @@ fn scan_bytes(
     path: &str,
     bytes: &[u8],
     kind: ScreenKind,
+    screening: Screening,
     report: &mut Report,
     texts: &mut Texts,
     trusted: bool,
@@ -234,7 +247,7 @@ fn scan_bytes(
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     report.findings.extend(
-        screen(text, kind)
+        screening(text, kind)
             .into_iter()
             .map(|finding| finding.relocate(path, 1)),
     );
