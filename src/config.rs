@@ -98,6 +98,12 @@ const ROOT_KEYS: [&str; 11] = [
     "$schema",
 ];
 
+/// Keys of one `[[rules]]` entry (a rule written inline in the config).
+const INLINE_RULE_KEYS: [&str; 4] = ["name", "content", "priority", "targets"];
+
+/// Keys of one `[[includes]]` entry.
+const INCLUDE_KEYS: [&str; 3] = ["source", "name", "path"];
+
 /// Keys of one `[[mcp_servers]]` entry.
 const MCP_SERVER_KEYS: [&str; 11] = [
     "name",
@@ -263,7 +269,7 @@ impl Reader<'_> {
                 &format!("\"{version}\" is not a config version this tool reads (3.x, 4.x, 5.x)"),
             ));
         }
-        let (rules_mode, inline_rules) = self.rules(root.get("rules"))?;
+        let (rules_mode, inline_rules) = self.rules(root.get("rules"), warnings)?;
         let inline_context = match root.get("sections") {
             Some(value) if yaml => self.inline_items(value, "sections")?,
             _ => Vec::new(),
@@ -345,6 +351,26 @@ impl Reader<'_> {
                 "{}: unknown config key `{table}.{key}`{hint}",
                 self.path
             ));
+        }
+    }
+
+    /// Warns about each key of one `[[...]]` entry (`at`, such as `includes[0]`) that is not in
+    /// `known`, with the closest known key as a hint.
+    fn check_entry_keys(
+        &self,
+        table: &Map<String, Value>,
+        at: &str,
+        known: &[&str],
+        warnings: &mut Vec<String>,
+    ) {
+        for key in table.keys() {
+            if !known.contains(&key.as_str()) {
+                warnings.push(format!(
+                    "{}: unknown config key `{at}.{key}`; it is ignored{}",
+                    self.path,
+                    crate::suggest::did_you_mean(key, known.iter().copied())
+                ));
+            }
         }
     }
 
@@ -459,7 +485,11 @@ impl Reader<'_> {
             .collect()
     }
 
-    fn rules(&self, value: Option<&Value>) -> Result<(RulesMode, Vec<InlineItem>)> {
+    fn rules(
+        &self,
+        value: Option<&Value>,
+        warnings: &mut Vec<String>,
+    ) -> Result<(RulesMode, Vec<InlineItem>)> {
         match value {
             None => Ok((RulesMode::Split, Vec::new())),
             Some(Value::Object(table)) => {
@@ -474,7 +504,20 @@ impl Reader<'_> {
                 Ok((mode, Vec::new()))
             }
             Some(items @ Value::Array(_)) => {
-                Ok((RulesMode::Split, self.inline_items(items, "rules")?))
+                let inline = self.inline_items(items, "rules")?;
+                if let Value::Array(entries) = items {
+                    for (index, entry) in entries.iter().enumerate() {
+                        if let Value::Object(table) = entry {
+                            self.check_entry_keys(
+                                table,
+                                &format!("rules[{index}]"),
+                                &INLINE_RULE_KEYS,
+                                warnings,
+                            );
+                        }
+                    }
+                }
+                Ok((RulesMode::Split, inline))
             }
             Some(_) => Err(self.error("rules", "must be a `[rules]` table or `[[rules]]` entries")),
         }
@@ -652,6 +695,7 @@ impl Reader<'_> {
             let Some(Value::String(source)) = table.get("source") else {
                 return Err(self.error(&format!("{at}.source"), "is required"));
             };
+            self.check_entry_keys(table, &at, &INCLUDE_KEYS, warnings);
             let shown_source = crate::redact::mask_url_credentials(source).into_owned();
             let name = self
                 .optional_string(table, "name")?

@@ -448,3 +448,21 @@ fn b65_credentials_in_include_urls_are_masked_everywhere_and_scanned() {
     }
     server.finish();
 }
+
+#[test]
+fn b60_keys_of_config_entries_are_checked_too() {
+    let project = project(
+        r#"["claude"]"#,
+        "[[rules]]\nname = \"inline\"\ncontent = \"Be brief.\"\nprority = \"high\"\n\n[[includes]]\nsource = \"shared\"\npth = \"rules\"\n",
+    );
+    project.write("shared/rules/a.md", "A.\n");
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert_eq!(
+        warnings(&run.stderr()),
+        [
+            "warning: .ai-rulez/config.toml: unknown config key `rules[0].prority`; it is ignored; did you mean `priority`?",
+            "warning: .ai-rulez/config.toml: unknown config key `includes[0].pth`; it is ignored; did you mean `path`?",
+        ]
+    );
+}
