@@ -704,8 +704,13 @@ impl Reader<'_> {
                 source.contains("://") || source.starts_with("git@") || source.starts_with("git+");
             let is_local_file_url = source.starts_with("file://");
             if is_remote && !is_local_file_url {
+                let described = if name == shown_source {
+                    format!("`{name}`")
+                } else {
+                    format!("`{name}` ({shown_source})")
+                };
                 warnings.push(format!(
-                    "{}: include `{name}` ({shown_source}) is a git source; git includes are not fetched yet, so its content is left out",
+                    "{}: include {described} is a git source; git includes are not fetched yet, so its content is left out",
                     self.path
                 ));
                 git_includes.push(Include {

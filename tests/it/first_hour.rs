@@ -376,7 +376,7 @@ fn b65_credentials_in_include_urls_are_masked_everywhere_and_scanned() {
     project.write(".ai-rulez/config.toml", CONFIG_WITH_CREDENTIALS);
     project.write(".ai-rulez/rules/style.md", "Use rustfmt.\n");
     let skipped = [
-        "warning: .ai-rulez/config.toml: include `https://user:****@git.example.com/rules.git` (https://user:****@git.example.com/rules.git) is a git source; git includes are not fetched yet, so its content is left out",
+        "warning: .ai-rulez/config.toml: include `https://user:****@git.example.com/rules.git` is a git source; git includes are not fetched yet, so its content is left out",
         "warning: .ai-rulez/config.toml: include `shared` (git+https://****@github.com/o/r) is a git source; git includes are not fetched yet, so its content is left out",
     ];
     let generate = project.run(&["generate"]);
@@ -392,7 +392,7 @@ fn b65_credentials_in_include_urls_are_masked_everywhere_and_scanned() {
     assert_eq!(
         validate.stdout(),
         "\
-.ai-rulez/config.toml: AR314 include `https://user:****@git.example.com/rules.git` (https://user:****@git.example.com/rules.git) is a git source; git includes are not fetched yet, so its content is left out
+.ai-rulez/config.toml: AR314 include `https://user:****@git.example.com/rules.git` is a git source; git includes are not fetched yet, so its content is left out
 .ai-rulez/config.toml: AR314 include `shared` (git+https://****@github.com/o/r) is a git source; git includes are not fetched yet, so its content is left out
 "
     );
