@@ -168,9 +168,24 @@ fn check_content(path: &str, location: &ItemLocation, content: &str) -> Result<(
     Ok(())
 }
 
+/// Refuses a name for a new file or folder that Windows cannot check out
+/// ([`crate::portable::windows_problem`]: `CON`, `aux`, `com1`, `x.`). Only creation refuses:
+/// an existing item of such a name can still be read, updated and deleted, which is how it is
+/// renamed.
+///
+/// Errors: [`Error::Usage`] saying why.
+fn check_portable(what: &str, name: &str) -> Result<()> {
+    match crate::portable::windows_problem(name) {
+        Some(problem) => Err(Error::Usage(format!(
+            "invalid {what} name {name:?}: it {problem}"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Creates an item; fails when it exists.
 ///
-/// Errors: invalid names, refused content, an existing item, symlinks, I/O.
+/// Errors: invalid or unportable names, refused content, an existing item, symlinks, I/O.
 pub(crate) fn create_item(
     project: &Project,
     location: &ItemLocation,
@@ -179,6 +194,10 @@ pub(crate) fn create_item(
     targets: Option<&[String]>,
 ) -> Result<ItemRecord> {
     let path = item_path(project, location)?;
+    check_portable(location.kind.noun(), &location.name)?;
+    if let Some(domain) = &location.domain {
+        check_portable("domain", domain)?;
+    }
     let content = with_metadata(content, priority, targets);
     check_content(&path, location, &content)?;
     let _lock = project.dir.lock()?;
@@ -338,9 +357,10 @@ pub(crate) fn list_items(project: &Project, kind: Kind, domain: Option<&str>) ->
 
 /// Creates `domains/<name>/rules/` so the domain exists.
 ///
-/// Errors: invalid name, an existing domain, I/O.
+/// Errors: invalid or unportable name, an existing domain, I/O.
 pub(crate) fn create_domain(project: &Project, name: &str) -> Result<String> {
     validate_name("domain", name)?;
+    check_portable("domain", name)?;
     let path = format!("{}/domains/{name}", project.config_dir_relative);
     let _lock = project.dir.lock()?;
     if project.dir.info(&path)?.is_some() {

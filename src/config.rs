@@ -70,14 +70,54 @@ pub struct Config {
     pub agents_md: bool,
     /// `[[mcp_servers]]` that are enabled, in config order.
     pub mcp_servers: Vec<McpServer>,
-    /// `[[includes]]`.
+    /// `[[includes]]` of local folders.
     pub includes: Vec<Include>,
+    /// `[[includes]]` of git sources, which are not fetched yet: kept (with `source` as written)
+    /// only so `scan` can report credentials written into their URLs.
+    pub git_includes: Vec<Include>,
     /// `[lint] ignore`: finding codes `validate` and `scan` never report.
     pub lint_ignore: Vec<String>,
     /// `[mcp] toolsets`: the toolsets `ai-rulez mcp` serves when `--toolsets` does not choose;
     /// `None` when the key is absent.
     pub mcp_toolsets: Option<Vec<crate::mcp::registry::Toolset>>,
 }
+
+/// Top-level config keys read as plain values (the tables `rules`, `header`, `lint`, `mcp` and
+/// the v3 `sections` are checked key by key).
+const ROOT_KEYS: [&str; 11] = [
+    "version",
+    "name",
+    "description",
+    "presets",
+    "default",
+    "profiles",
+    "gitignore",
+    "agents_md",
+    "mcp_servers",
+    "includes",
+    "$schema",
+];
+
+/// Keys of one `[[rules]]` entry (a rule written inline in the config).
+const INLINE_RULE_KEYS: [&str; 4] = ["name", "content", "priority", "targets"];
+
+/// Keys of one `[[includes]]` entry.
+const INCLUDE_KEYS: [&str; 3] = ["source", "name", "path"];
+
+/// Keys of one `[[mcp_servers]]` entry.
+const MCP_SERVER_KEYS: [&str; 11] = [
+    "name",
+    "description",
+    "command",
+    "args",
+    "env",
+    "transport",
+    "type",
+    "url",
+    "headers",
+    "enabled",
+    "profiles",
+];
 
 /// Top-level keys the Go ai-rulez defines that this tool reads but does not act on yet.
 const NOT_YET_SUPPORTED: [&str; 21] = [
@@ -165,8 +205,7 @@ impl Reader<'_> {
         let mut ignored = Vec::new();
         for (key, value) in root {
             match key.as_str() {
-                "version" | "name" | "description" | "presets" | "default" | "profiles"
-                | "gitignore" | "agents_md" | "mcp_servers" | "includes" | "$schema" => {}
+                known if ROOT_KEYS.contains(&known) => {}
                 "rules" => self.check_rules_table(value, warnings),
                 "sections" if yaml => {}
                 "header" => self.check_known_keys(
@@ -188,10 +227,18 @@ impl Reader<'_> {
                     warnings,
                 ),
                 other if NOT_YET_SUPPORTED.contains(&other) => ignored.push(other.to_owned()),
-                other => warnings.push(format!(
-                    "{}: unknown config key `{other}`; it is ignored",
-                    self.path
-                )),
+                other => {
+                    let understood = ROOT_KEYS
+                        .iter()
+                        .chain(["rules", "header", "lint", "mcp"].iter())
+                        .copied()
+                        .chain(yaml.then_some("sections"));
+                    warnings.push(format!(
+                        "{}: unknown config key `{other}`; it is ignored{}",
+                        self.path,
+                        crate::suggest::did_you_mean(other, understood)
+                    ));
+                }
             }
         }
         if !ignored.is_empty() {
@@ -222,7 +269,7 @@ impl Reader<'_> {
                 &format!("\"{version}\" is not a config version this tool reads (3.x, 4.x, 5.x)"),
             ));
         }
-        let (rules_mode, inline_rules) = self.rules(root.get("rules"))?;
+        let (rules_mode, inline_rules) = self.rules(root.get("rules"), warnings)?;
         let inline_context = match root.get("sections") {
             Some(value) if yaml => self.inline_items(value, "sections")?,
             _ => Vec::new(),
@@ -236,6 +283,7 @@ impl Reader<'_> {
                 self.path
             ));
         }
+        let (local_includes, git_includes) = self.includes(root.get("includes"), warnings)?;
         Ok(Config {
             version,
             name,
@@ -249,7 +297,8 @@ impl Reader<'_> {
             inline_context,
             agents_md: self.optional_bool(root, "agents_md")?.unwrap_or(false),
             mcp_servers,
-            includes: self.includes(root.get("includes"), warnings)?,
+            includes: local_includes,
+            git_includes,
             lint_ignore: match root.get("lint").and_then(|lint| lint.get("ignore")) {
                 Some(codes) => self.string_list(codes, "lint.ignore")?,
                 None => Vec::new(),
@@ -289,17 +338,39 @@ impl Reader<'_> {
             if known.contains(&key.as_str()) {
                 continue;
             }
-            let hint = if NOT_YET_SUPPORTED.contains(&key.as_str()) || key == "presets" {
+            let hint = if NOT_YET_SUPPORTED.contains(&key.as_str())
+                || ROOT_KEYS.contains(&key.as_str())
+            {
                 format!(
                     "; TOML puts keys written after a `[{table}]` header into that table, so move `{key}` above `[{table}]`"
                 )
             } else {
-                String::new()
+                crate::suggest::did_you_mean(key, known.iter().copied())
             };
             warnings.push(format!(
                 "{}: unknown config key `{table}.{key}`{hint}",
                 self.path
             ));
+        }
+    }
+
+    /// Warns about each key of one `[[...]]` entry (`at`, such as `includes[0]`) that is not in
+    /// `known`, with the closest known key as a hint.
+    fn check_entry_keys(
+        &self,
+        table: &Map<String, Value>,
+        at: &str,
+        known: &[&str],
+        warnings: &mut Vec<String>,
+    ) {
+        for key in table.keys() {
+            if !known.contains(&key.as_str()) {
+                warnings.push(format!(
+                    "{}: unknown config key `{at}.{key}`; it is ignored{}",
+                    self.path,
+                    crate::suggest::did_you_mean(key, known.iter().copied())
+                ));
+            }
         }
     }
 
@@ -414,7 +485,11 @@ impl Reader<'_> {
             .collect()
     }
 
-    fn rules(&self, value: Option<&Value>) -> Result<(RulesMode, Vec<InlineItem>)> {
+    fn rules(
+        &self,
+        value: Option<&Value>,
+        warnings: &mut Vec<String>,
+    ) -> Result<(RulesMode, Vec<InlineItem>)> {
         match value {
             None => Ok((RulesMode::Split, Vec::new())),
             Some(Value::Object(table)) => {
@@ -429,7 +504,20 @@ impl Reader<'_> {
                 Ok((mode, Vec::new()))
             }
             Some(items @ Value::Array(_)) => {
-                Ok((RulesMode::Split, self.inline_items(items, "rules")?))
+                let inline = self.inline_items(items, "rules")?;
+                if let Value::Array(entries) = items {
+                    for (index, entry) in entries.iter().enumerate() {
+                        if let Value::Object(table) = entry {
+                            self.check_entry_keys(
+                                table,
+                                &format!("rules[{index}]"),
+                                &INLINE_RULE_KEYS,
+                                warnings,
+                            );
+                        }
+                    }
+                }
+                Ok((RulesMode::Split, inline))
             }
             Some(_) => Err(self.error("rules", "must be a `[rules]` table or `[[rules]]` entries")),
         }
@@ -495,24 +583,11 @@ impl Reader<'_> {
                 return Err(self.error(&format!("{at}.name"), "is required"));
             };
             for key in table.keys() {
-                if ![
-                    "name",
-                    "description",
-                    "command",
-                    "args",
-                    "env",
-                    "transport",
-                    "type",
-                    "url",
-                    "headers",
-                    "enabled",
-                    "profiles",
-                ]
-                .contains(&key.as_str())
-                {
+                if !MCP_SERVER_KEYS.contains(&key.as_str()) {
                     warnings.push(format!(
-                        "{}: unknown config key `{at}.{key}` (server {name})",
-                        self.path
+                        "{}: unknown config key `{at}.{key}` (server {name}){}",
+                        self.path,
+                        crate::suggest::did_you_mean(key, MCP_SERVER_KEYS)
                     ));
                 }
             }
@@ -597,14 +672,21 @@ impl Reader<'_> {
             .collect()
     }
 
-    fn includes(&self, value: Option<&Value>, warnings: &mut Vec<String>) -> Result<Vec<Include>> {
+    /// The `[[includes]]` entries: (local folders, git sources). A default name and every
+    /// message show a git source with its credentials masked.
+    fn includes(
+        &self,
+        value: Option<&Value>,
+        warnings: &mut Vec<String>,
+    ) -> Result<(Vec<Include>, Vec<Include>)> {
         let Some(value) = value else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), Vec::new()));
         };
         let Value::Array(items) = value else {
             return Err(self.error("includes", "must be `[[includes]]` entries"));
         };
         let mut includes = Vec::new();
+        let mut git_includes = Vec::new();
         for (index, item) in items.iter().enumerate() {
             let at = format!("includes[{index}]");
             let Value::Object(table) = item else {
@@ -613,17 +695,30 @@ impl Reader<'_> {
             let Some(Value::String(source)) = table.get("source") else {
                 return Err(self.error(&format!("{at}.source"), "is required"));
             };
+            self.check_entry_keys(table, &at, &INCLUDE_KEYS, warnings);
+            let shown_source = crate::redact::mask_url_credentials(source).into_owned();
             let name = self
                 .optional_string(table, "name")?
-                .unwrap_or_else(|| source.clone());
+                .unwrap_or_else(|| shown_source.clone());
             let is_remote =
                 source.contains("://") || source.starts_with("git@") || source.starts_with("git+");
             let is_local_file_url = source.starts_with("file://");
             if is_remote && !is_local_file_url {
+                let described = if name == shown_source {
+                    format!("`{name}`")
+                } else {
+                    format!("`{name}` ({shown_source})")
+                };
                 warnings.push(format!(
-                    "{}: include `{name}` ({source}) is a git source; git includes are not fetched yet, so its content is left out",
+                    "{}: include {described} is a git source; git includes are not fetched yet, so its content is left out",
                     self.path
                 ));
+                git_includes.push(Include {
+                    name,
+                    source: source.clone(),
+                    path: self.optional_string(table, "path")?,
+                    key: at,
+                });
                 continue;
             }
             includes.push(Include {
@@ -633,7 +728,7 @@ impl Reader<'_> {
                 key: at,
             });
         }
-        Ok(includes)
+        Ok((includes, git_includes))
     }
 }
 

@@ -49,6 +49,16 @@ pub enum Error {
         reason: String,
     },
 
+    /// Literal secrets in the sources (each a `file:line: AR001 message` line with the secret
+    /// masked): `generate` and `lock` refuse before writing anything, since every assistant's
+    /// files would carry a copy.
+    #[error(
+        "{} literal secret(s) in the sources; nothing was written, because the generated files would copy them:\n{}\nremove each one, rotate it (it may already be in git history) and read it from the environment; for a false positive, put `ai-rulez-ignore AR001` on that line or the line above",
+        .0.len(),
+        .0.iter().map(|line| format!("  {line}")).collect::<Vec<_>>().join("\n")
+    )]
+    LiteralSecrets(Vec<String>),
+
     /// Another ai-rulez process held the project's writer lock for longer than the wait.
     #[error(
         "{root}: another ai-rulez process is changing this project (waited {waited_ms} ms for it); nothing was changed, retry in a moment"

@@ -23,7 +23,8 @@ pub struct Outcome {
 /// Loads the project around `start` and renders its plan for `profile`. In check mode variables
 /// are not needed (drift is judged on placeholder templates), so unset ones do not fail.
 ///
-/// Errors: project, config, item and render errors.
+/// Errors: project, config, item and render errors; [`crate::error::Error::LiteralSecrets`]
+/// when an item holds a literal secret (see [`crate::lint::scan::literal_secrets`]).
 pub(crate) fn plan(
     start: &Path,
     profile: Option<&str>,
@@ -31,6 +32,19 @@ pub(crate) fn plan(
     warnings: &mut Vec<String>,
 ) -> Result<(Project, Plan)> {
     let project = project::load(start, warnings)?;
+    warnings.extend(crate::content::keys::unknown_key_warnings(
+        &project.tree.items,
+    ));
+    // Refused before rendering: every preset would copy a literal secret into tracked files.
+    let secrets = crate::lint::scan::literal_secrets(&project);
+    if !secrets.is_empty() {
+        return Err(crate::error::Error::LiteralSecrets(
+            secrets
+                .iter()
+                .map(crate::lint::Finding::text_line)
+                .collect(),
+        ));
+    }
     let view = project::view(&project, profile, warnings)?;
     let specs = presets::select(&project.config.presets, warnings)?;
     let environment = |name: &str| std::env::var(name).ok();
@@ -58,8 +72,27 @@ pub fn generate(
     let (project, plan) = plan(start, profile, mode, warnings)?;
     let settings = settings(&project, force, false);
     let report = write::apply(&plan, &settings, mode)?;
+    warnings.extend(notes_to_say(&plan, &report));
     let root = project.root.clone();
     Ok(Outcome { plan, report, root })
+}
+
+/// The render notes worth saying after a run: those of a preset with an output the run creates
+/// or updates (in check mode: finds missing or stale). A note restates a fact about unchanged
+/// sources, so a repeat `generate`, a clean `--check` and `lock` say nothing; it comes back
+/// only when that preset's files change, which is when its item set may have changed. Output:
+/// the messages in plan order.
+fn notes_to_say(plan: &Plan, report: &Report) -> Vec<String> {
+    plan.notes
+        .iter()
+        .filter(|note| {
+            report.changes.iter().any(|change| {
+                matches!(change.status, write::Status::Create | write::Status::Update)
+                    && note.applies_to(plan, &change.path)
+            })
+        })
+        .map(|note| note.message.clone())
+        .collect()
 }
 
 /// `clean`: removes every output the manifest lists and the tool can prove unedited.

@@ -9,7 +9,16 @@
 //! Files written by the Go ai-rulez carry `Content-Hash: blake3:<hex>` over their body; they are
 //! recognised too, so a project can switch tools without `--force`.
 
+use std::borrow::Cow;
+
 use sha2::{Digest, Sha256};
+
+/// Extensions of text files: their CRLF line ends are turned into LF before any digest or
+/// comparison of their content, so a checkout with `core.autocrlf=true` (Windows) is never taken
+/// for an edit. Other files (images, archives) are compared byte-exact.
+const TEXT_EXTENSIONS: [&str; 10] = [
+    "md", "markdown", "mdc", "mdx", "txt", "toml", "yaml", "yml", "json", "jsonc",
+];
 
 /// Marker that precedes the hex digest in a banner.
 pub(crate) const SHA256_MARKER: &str = "Content-Hash: sha256:";
@@ -27,6 +36,54 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
+/// Whether the path's extension marks a text file (see [`TEXT_EXTENSIONS`]).
+#[must_use]
+pub(crate) fn is_text_path(path: &str) -> bool {
+    path.rsplit_once('.').is_some_and(|(_, extension)| {
+        TEXT_EXTENSIONS.contains(&extension.to_ascii_lowercase().as_str())
+    })
+}
+
+/// `bytes` with every CRLF pair turned into LF (a lone CR is kept): the one line-end
+/// normalisation of generated content and sources. Borrowed when there is nothing to change.
+#[must_use]
+pub(crate) fn lf_line_ends(bytes: &[u8]) -> Cow<'_, [u8]> {
+    if !bytes.windows(2).any(|pair| pair == b"\r\n") {
+        return Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'\r' && bytes.get(index + 1) == Some(&b'\n') {
+            index += 1;
+            continue;
+        }
+        out.push(bytes[index]);
+        index += 1;
+    }
+    Cow::Owned(out)
+}
+
+/// The bytes of the project file at `path` as they are compared and digested: with LF line ends
+/// for a text file ([`is_text_path`]), byte-exact otherwise. Everything that decides whether a
+/// generated file is unchanged, edited or ours (the writer, `clean`, the manifest, the lock)
+/// reads a file through this, so CRLF-only differences are never drift or edits.
+#[must_use]
+pub(crate) fn comparable<'bytes>(path: &str, bytes: &'bytes [u8]) -> Cow<'bytes, [u8]> {
+    if is_text_path(path) {
+        lf_line_ends(bytes)
+    } else {
+        Cow::Borrowed(bytes)
+    }
+}
+
+/// `sha256:<hex>` of [`comparable`]`(path, bytes)`: the digest the manifest records for a whole
+/// generated file and compares a file on disk against.
+#[must_use]
+pub(crate) fn content_digest(path: &str, bytes: &[u8]) -> String {
+    sha256_tagged(&comparable(path, bytes))
+}
+
 /// What a file on disk says about its origin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Provenance {
@@ -38,10 +95,12 @@ pub(crate) enum Provenance {
     Edited,
 }
 
-/// Reads the banner of `bytes` (our sha256 banner or the Go tool's blake3 banner) and checks it.
-/// Only the first 40 lines are searched, so a banner quoted deep in a body does not count.
+/// Reads the banner of `bytes` (our sha256 banner or the Go tool's blake3 banner) and checks it
+/// on the text with LF line ends ([`lf_line_ends`]). Only the first 40 lines are searched, so a banner quoted deep in a body does not count.
 #[must_use]
 pub(crate) fn banner_provenance(bytes: &[u8]) -> Provenance {
+    // A banner is only ever written into text, so its hash is checked on LF line ends.
+    let bytes = &*lf_line_ends(bytes);
     let mut offset = 0;
     for _ in 0..40 {
         let Some(rest) = bytes.get(offset..) else {
@@ -126,6 +185,31 @@ fn find_header_end(bytes: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_crlf_pairs_of_text_files_are_normalised() {
+        assert_eq!(&*lf_line_ends(b"a\r\nb\rc\r\n"), b"a\nb\rc\n");
+        assert!(matches!(lf_line_ends(b"a\nb\n"), Cow::Borrowed(_)));
+        assert_eq!(&*comparable("x/CLAUDE.md", b"a\r\n"), b"a\n");
+        assert_eq!(&*comparable("x/logo.png", b"a\r\n"), b"a\r\n");
+        assert_eq!(
+            content_digest("a.md", b"x\r\n"),
+            content_digest("a.md", b"x\n")
+        );
+    }
+
+    #[test]
+    fn crlf_checkout_of_a_banner_file_is_unedited() {
+        let body = b"# Title\nbody\n";
+        let file = format!(
+            "<!-- x {SHA256_MARKER}{} -->\n# Title\nbody\n",
+            sha256_hex(body)
+        );
+        let crlf = file.replace('\n', "\r\n");
+        assert_eq!(banner_provenance(crlf.as_bytes()), Provenance::Unedited);
+        let edited = crlf.replace("body", "bodies");
+        assert_eq!(banner_provenance(edited.as_bytes()), Provenance::Edited);
+    }
 
     #[test]
     fn sha256_banner_round_trip() {

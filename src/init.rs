@@ -29,7 +29,8 @@ pub(crate) fn init_project(
     for preset in presets {
         if !known.contains(preset) {
             return Err(Error::Usage(format!(
-                "unknown preset `{preset}`; known presets: {}",
+                "unknown preset `{preset}`{}; known presets: {}",
+                crate::suggest::did_you_mean(preset, known.iter().map(String::as_str)),
                 known.join(", ")
             )));
         }

@@ -34,12 +34,15 @@ pub(crate) mod markdown;
 pub(crate) mod mcp;
 pub(crate) mod mcp_config;
 pub(crate) mod plan;
+pub(crate) mod portable;
 pub(crate) mod presets;
 pub(crate) mod project;
+pub(crate) mod redact;
 pub(crate) mod retrieval;
 pub(crate) mod scope;
 pub(crate) mod search;
 pub(crate) mod settings;
+pub(crate) mod suggest;
 pub(crate) mod summary;
 pub(crate) mod write;
 

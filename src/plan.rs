@@ -106,8 +106,32 @@ pub struct Output {
 pub struct Plan {
     /// Outputs by path.
     pub outputs: BTreeMap<String, Output>,
-    /// Non-fatal findings (activations a preset cannot express, size limits, ...).
+    /// Non-fatal findings (size limits, empty bodies, ...), said on every run.
     pub warnings: Vec<String>,
+    /// Facts about how one preset rendered the sources (rules written always-on because the
+    /// format cannot express their activation). They hold as long as the sources do, so they
+    /// are said only when that preset's outputs are written or found missing or stale
+    /// ([`RenderNote::applies_to`]), never on a clean `--check`, `lock` or repeat `generate`.
+    pub notes: Vec<RenderNote>,
+}
+
+/// A note about one preset's outputs; see [`Plan::notes`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderNote {
+    /// The preset whose outputs it describes.
+    pub preset: String,
+    /// The sentence, starting with the preset name.
+    pub message: String,
+}
+
+impl RenderNote {
+    /// Whether the output at `path` of `plan` is written by this note's preset.
+    #[must_use]
+    pub fn applies_to(&self, plan: &Plan, path: &str) -> bool {
+        plan.outputs
+            .get(path)
+            .is_some_and(|output| output.writers.contains(&self.preset))
+    }
 }
 
 impl Plan {

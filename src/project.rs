@@ -216,12 +216,18 @@ fn check_includes(root: &Path, config_relative: &str, config: &mut Config) -> Ve
         let (key, written, relative_to) = match &include.path {
             Some(path) if source.is_dir() => (
                 format!("{}.path", include.key),
-                format!("{path:?} (inside {:?})", include.source),
+                format!(
+                    "{path:?} (inside {:?})",
+                    crate::redact::mask_url_credentials(&include.source)
+                ),
                 "`path` is relative to `source`",
             ),
             _ => (
                 format!("{}.source", include.key),
-                format!("{:?}", include.source),
+                format!(
+                    "{:?}",
+                    crate::redact::mask_url_credentials(&include.source)
+                ),
                 "`source` is relative to the project root",
             ),
         };

@@ -177,7 +177,8 @@ fn check_presets(presets: &[String]) -> Result<()> {
         .collect();
     match presets.iter().find(|preset| !known.contains(preset)) {
         Some(unknown) => Err(Error::Usage(format!(
-            "unknown preset `{unknown}`; known presets: {}",
+            "unknown preset `{unknown}`{}; known presets: {}",
+            crate::suggest::did_you_mean(unknown, known.iter().map(String::as_str)),
             known.join(", ")
         ))),
         None => Ok(()),

@@ -10,6 +10,8 @@ use crate::confined_fs::{Entry, EntryKind, ProjectDir};
 use crate::error::{Error, InvalidKind, Result};
 use crate::frontmatter::{self, Document};
 
+mod notices;
+
 /// Largest content file read, in bytes (8 MiB), so a stray binary cannot exhaust memory.
 const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// Folders of a skill that are copied verbatim next to its SKILL.md.
@@ -65,6 +67,7 @@ pub(crate) fn load_tree_cached(
         loader.layer_folders(&project, config_dir, &Layer::Root);
         let domains_folder = join(config_dir, "domains");
         for name in loader.sorted_dirs(&project, &domains_folder) {
+            loader.unportable_name(&project, &join(&domains_folder, &name), &name);
             loader.layer_folders(
                 &project,
                 &join(&domains_folder, &name),
@@ -227,7 +230,7 @@ impl Loader<'_> {
                 format!(
                     "`{}.source` = {:?}: an include must lie inside the repository ({}); ai-rulez reads nothing outside it, so copy the shared rules into the repository or use a git include",
                     include.key,
-                    include.source,
+                    crate::redact::mask_url_credentials(&include.source),
                     anchor.display()
                 ),
             ));
@@ -294,6 +297,11 @@ impl Loader<'_> {
     }
 
     fn layer_folders(&mut self, tree: &Tree<'_>, base: &str, layer: &Layer) {
+        // An include may point at any folder of the repository; only the project's own tree
+        // is ai-rulez's to judge.
+        if !matches!(layer, Layer::Include(_)) {
+            self.unread_folders(tree, base, *layer == Layer::Root);
+        }
         for kind in Kind::ALL {
             let folder = join(base, kind.folder());
             if self.kind_at(tree, &folder) != Some(EntryKind::Folder) {
@@ -301,16 +309,22 @@ impl Loader<'_> {
             }
             if kind == Kind::Skill {
                 for name in self.sorted_dirs(tree, &folder) {
-                    self.skill(tree, &join(&folder, &name), name, layer);
+                    let skill_dir = join(&folder, &name);
+                    self.unportable_name(tree, &skill_dir, &name);
+                    self.skill(tree, &skill_dir, name, layer);
                 }
                 continue;
             }
             for entry in self.entries(tree, &folder) {
                 let Some(id) = entry.name.strip_suffix(".md") else {
+                    if !matches!(layer, Layer::Include(_)) {
+                        self.unread_entry(tree, kind, &folder, &entry);
+                    }
                     continue;
                 };
                 let id = id.to_owned();
                 let relative = join(&folder, &entry.name);
+                self.unportable_name(tree, &relative, &entry.name);
                 match entry.kind {
                     EntryKind::File => {}
                     EntryKind::Symlink => {
@@ -606,7 +620,7 @@ fn not_a_folder(config_path: &str, include: &crate::config::Include, source: &st
         format!(
             "include `{}`: `{}` is not a folder; fix `source`/`path` of this [[includes]] entry or remove it",
             include.name,
-            source.escape_debug()
+            crate::redact::mask_url_credentials(source).escape_debug()
         ),
     )
 }

@@ -1,6 +1,7 @@
 //! The items a project keeps under `.ai-rulez/`: rules, context, skills, agents and commands,
 //! their frontmatter interpreted into typed fields, and the order they are rendered in.
 
+pub(crate) mod keys;
 mod load;
 
 use indexmap::IndexMap;

@@ -60,7 +60,7 @@ pub(crate) const CODES: &[Code] = &[
         Error,
         true,
         "A credential is written in the text.",
-        "Matches AWS access key ids (AKIA/ASIA), GitHub tokens (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_), Slack tokens (xoxb-, xoxp-, ...), private key PEM headers, OpenAI and Anthropic keys (sk-, sk-ant-), Google API keys (AIza...), Stripe live keys (sk_live_, rk_live_), JSON Web Tokens, and quoted assignments to `password`, `secret`, `api_key`, `client_secret`, `access_token` or `auth_token`. Values that look like placeholders (`example`, `your-...`, `xxxx`, `${VAR}`, `<...>`) are not reported. The report masks the value. Rules are sent to every assistant and often committed: remove the credential, rotate it, and reference an environment variable instead.",
+        "Matches AWS access key ids (AKIA/ASIA), GitHub tokens (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_), Slack tokens (xoxb-, xoxp-, ...), private key PEM headers, OpenAI and Anthropic keys (sk-, sk-ant-), Google API keys (AIza...), Stripe live keys (sk_live_, rk_live_), JSON Web Tokens, and quoted assignments to `password`, `secret`, `api_key`, `client_secret`, `access_token` or `auth_token`. Values that look like placeholders (`example`, `your-...`, `xxxx`, `${VAR}`, `<...>`) are not reported. The report masks the value. Credentials written into an `[[includes]]` URL (`https://user:token@host/...`) are reported whatever their length. Rules are sent to every assistant and often committed, so `generate`, `lock` and `lock --check` refuse while an item holds one: remove the credential, rotate it, and reference an environment variable instead.",
     ),
     code(
         "AR002",

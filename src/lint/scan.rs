@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::screen::{ScreenKind, limits, mcp_server_text, screen};
+use super::screen::{ScreenKind, limits, mcp_server_text, screen, screen_secrets};
 use super::{Finding, Report};
 use crate::content::{Item, Layer};
 use crate::error::{Error, Result};
@@ -14,6 +14,9 @@ use crate::project::{self, Project};
 /// Texts of the files a run looked at, by project-relative path; `None` marks files whose
 /// inline comments must not silence findings (sources pulled in through `[[includes]]`).
 pub(crate) type Texts = HashMap<String, Option<Arc<str>>>;
+
+/// The screening run over each text: [`screen`] (everything) or [`screen_secrets`] (AR001 only).
+type Screening = fn(&str, ScreenKind) -> Vec<Finding>;
 
 /// Scans the project around `start`.
 ///
@@ -31,7 +34,7 @@ pub(crate) fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
     let mut report = Report::default();
     let mut texts: Texts = HashMap::new();
     for item in &project.tree.items {
-        scan_item(project, item, &mut report, &mut texts);
+        scan_item(project, item, screen, &mut report, &mut texts);
     }
     for path in symlinked_paths(load_errors) {
         report.findings.push(Finding::new(
@@ -53,6 +56,7 @@ pub(crate) fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
             &path,
             &bytes,
             kind_of_path(&path),
+            screen,
             &mut report,
             &mut texts,
             true,
@@ -60,6 +64,62 @@ pub(crate) fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
     }
     scan_mcp_servers(project, &mut report, &mut texts);
     finish(project, report, &texts)
+}
+
+/// The code of a literal secret (an API key, token, private key or password written out).
+const SECRET_CODE: &str = "AR001";
+
+/// Literal secrets (AR001) in the items `generate` copies into outputs: every item but pending
+/// and machine-local ones, with its skill files. The one screening function ([`screen`]) finds
+/// them, and `[lint] ignore` or an `ai-rulez-ignore AR001` marker on (or above) the line
+/// silences a false positive, exactly as for `scan`. Output: findings sorted by file and line,
+/// with project-relative paths and masked secrets in the messages.
+#[must_use]
+pub(crate) fn literal_secrets(project: &Project) -> Vec<Finding> {
+    let mut report = Report::default();
+    let mut texts: Texts = HashMap::new();
+    for item in &project.tree.items {
+        if item.pending || item.layer == Layer::Local {
+            continue;
+        }
+        scan_item(project, item, screen_secrets, &mut report, &mut texts);
+    }
+    report
+        .findings
+        .retain(|finding| finding.code == SECRET_CODE);
+    finish(project, report, &texts).findings
+}
+
+/// Literal secrets (AR001) in source files given as (project-relative path, bytes), for checks
+/// that read files without loading the project (`lock --check`, also against the git index).
+/// The screening kind comes from the path; `ignored_codes` is the config's `[lint] ignore`.
+/// Output: as [`literal_secrets`].
+#[must_use]
+pub(crate) fn literal_secrets_in_files(
+    files: &[(String, Vec<u8>)],
+    ignored_codes: &[String],
+) -> Vec<Finding> {
+    let mut report = Report::default();
+    let mut texts: Texts = HashMap::new();
+    for (path, bytes) in files {
+        scan_bytes(
+            path,
+            bytes,
+            kind_of_path(path),
+            screen_secrets,
+            &mut report,
+            &mut texts,
+            true,
+        );
+    }
+    report
+        .findings
+        .retain(|finding| finding.code == SECRET_CODE);
+    report.suppress(ignored_codes, &mut |file: &str| {
+        texts.get(file).cloned().flatten()
+    });
+    report.sort();
+    report.findings
 }
 
 /// Applies `[lint] ignore` and inline suppressions, then sorts.
@@ -108,7 +168,13 @@ pub(crate) fn inline_first_line(project: &Project, item: &Item) -> usize {
         .map_or(1, |index| index + 1)
 }
 
-fn scan_item(project: &Project, item: &Item, report: &mut Report, texts: &mut Texts) {
+fn scan_item(
+    project: &Project,
+    item: &Item,
+    screening: Screening,
+    report: &mut Report,
+    texts: &mut Texts,
+) {
     let trusted = !matches!(item.layer, Layer::Include(_));
     let inline = item.source_path == project.config_relative;
     let text = item_text(item);
@@ -118,7 +184,7 @@ fn scan_item(project: &Project, item: &Item, report: &mut Report, texts: &mut Te
         1
     };
     report.findings.extend(
-        screen(&text, ScreenKind::of(item.kind))
+        screening(&text, ScreenKind::of(item.kind))
             .into_iter()
             .map(|finding| finding.relocate(&item.source_path, first_line)),
     );
@@ -135,6 +201,7 @@ fn scan_item(project: &Project, item: &Item, report: &mut Report, texts: &mut Te
             &path,
             &resource.bytes,
             ScreenKind::SkillFile,
+            screening,
             report,
             texts,
             trusted,
@@ -148,6 +215,7 @@ fn scan_bytes(
     path: &str,
     bytes: &[u8],
     kind: ScreenKind,
+    screening: Screening,
     report: &mut Report,
     texts: &mut Texts,
     trusted: bool,
@@ -179,7 +247,7 @@ fn scan_bytes(
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     report.findings.extend(
-        screen(text, kind)
+        screening(text, kind)
             .into_iter()
             .map(|finding| finding.relocate(path, 1)),
     );
@@ -220,10 +288,41 @@ fn scan_mcp_servers(project: &Project, report: &mut Report, texts: &mut Texts) {
             report.findings.push(finding);
         }
     }
+    scan_include_urls(project, &config_text, report);
     texts.insert(
         project.config_relative.clone(),
         Some(Arc::from(config_text)),
     );
+}
+
+/// A credential written into an `[[includes]]` URL (`https://user:token@host/…`) is a literal
+/// secret in a tracked file whatever its length, so each is an AR001 finding on the line of its
+/// `source`, with the URL masked.
+fn scan_include_urls(project: &Project, config_text: &str, report: &mut Report) {
+    let config = &project.config;
+    for include in config.includes.iter().chain(&config.git_includes) {
+        if !crate::redact::has_url_credentials(&include.source) {
+            continue;
+        }
+        let line = config_text
+            .lines()
+            .position(|text| text.contains(include.source.as_str()))
+            .map(|index| index + 1);
+        let flagged = line
+            .and_then(|line| config_text.lines().nth(line - 1))
+            .unwrap_or_default();
+        report.findings.push(Finding::new(
+            "AR001",
+            &project.config_relative,
+            line,
+            flagged,
+            format!(
+                "include `{}`: credentials in the URL `{}`; remove them and let git supply them (a credential helper or an SSH key), and rotate the token",
+                include.name,
+                crate::redact::mask_url_credentials(&include.source)
+            ),
+        ));
+    }
 }
 
 /// Line of `name = "<name>"` (TOML) or `name: <name>` (YAML) in the config.

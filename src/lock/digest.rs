@@ -6,18 +6,14 @@
 //! - file leaf = `SHA256(lp("ai-rulez/file/v1") ‖ lp(path) ‖ lp(mode) ‖ lp(data))`, `mode` is
 //!   `"100755"` when any executable bit is set, else `"100644"`; `data` has CRLF turned into LF for
 //!   text extensions (`.md .markdown .mdc .mdx .txt .toml .yaml .yml .json .jsonc`), so a Windows
-//!   checkout pins the same digest; other files are hashed byte-exact.
+//!   checkout pins the same digest; other files are hashed byte-exact ([`crate::hash::comparable`],
+//!   the one normalisation every digest of project content uses).
 //! - item tree = `SHA256(lp("ai-rulez/<kind>/v1") ‖ u64(n) ‖ leaf₁ ‖ … ‖ leafₙ)`, leaves (32 raw
 //!   bytes each) sorted bytewise by path.
 //! - top = `SHA256(lp("ai-rulez/tree/v1") ‖ u64(n) ‖ [lp(kind) ‖ lp(key) ‖ lp(digest)]…)`, entries
 //!   sorted bytewise by (kind, key); `digest` is the `sha256:<hex>` text.
 
 use sha2::{Digest, Sha256};
-
-/// Extensions whose CRLF line ends are normalised before hashing.
-const TEXT_EXTENSIONS: [&str; 10] = [
-    "md", "markdown", "mdc", "mdx", "txt", "toml", "yaml", "yml", "json", "jsonc",
-];
 
 /// One file of an item: path relative to the item (`/`-separated), executable bit, bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,14 +31,6 @@ fn length_prefixed(hasher: &mut Sha256, bytes: &[u8]) {
     hasher.update(bytes);
 }
 
-/// Whether the path's extension marks a text file (CRLF normalised).
-#[must_use]
-pub(crate) fn is_text_path(path: &str) -> bool {
-    path.rsplit_once('.').is_some_and(|(_, extension)| {
-        TEXT_EXTENSIONS.contains(&extension.to_ascii_lowercase().as_str())
-    })
-}
-
 /// The 32-byte leaf digest of one file.
 #[must_use]
 pub(crate) fn file_leaf(path: &str, executable: bool, data: &[u8]) -> [u8; 32] {
@@ -50,26 +38,8 @@ pub(crate) fn file_leaf(path: &str, executable: bool, data: &[u8]) -> [u8; 32] {
     length_prefixed(&mut hasher, b"ai-rulez/file/v1");
     length_prefixed(&mut hasher, path.as_bytes());
     length_prefixed(&mut hasher, if executable { b"100755" } else { b"100644" });
-    if is_text_path(path) && data.contains(&b'\r') {
-        length_prefixed(&mut hasher, &crlf_to_lf(data));
-    } else {
-        length_prefixed(&mut hasher, data);
-    }
+    length_prefixed(&mut hasher, &crate::hash::comparable(path, data));
     hasher.finalize().into()
-}
-
-fn crlf_to_lf(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len());
-    let mut index = 0;
-    while index < data.len() {
-        if data[index] == b'\r' && data.get(index + 1) == Some(&b'\n') {
-            index += 1;
-            continue;
-        }
-        out.push(data[index]);
-        index += 1;
-    }
-    out
 }
 
 /// `sha256:<hex>` of an item of `kind` made of `files` (sorted here by path).

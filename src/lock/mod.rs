@@ -496,7 +496,7 @@ fn current_digest(output: &PinnedOutput, executable: bool, data: &[u8]) -> Strin
             .unwrap_or_else(|| "unreadable".to_owned());
     }
     if output.section {
-        let text = String::from_utf8_lossy(data);
+        let text = String::from_utf8_lossy(&crate::hash::lf_line_ends(data)).into_owned();
         return write::section_body(&text).map_or_else(
             || "missing section".to_owned(),
             |body| crate::hash::sha256_tagged(body.as_bytes()),

@@ -119,7 +119,9 @@ pub enum Against {
 /// Compares the lock with the working tree or the index: sources, MCP servers, and (unless
 /// `sources_only`) outputs. Returns the differences, sorted as found (sources, then outputs).
 ///
-/// Errors: no project; no lock (say to run `ai-rulez lock`); a damaged or newer lock; read errors.
+/// Errors: no project; no lock (say to run `ai-rulez lock`); a damaged or newer lock; read errors;
+/// [`Error::LiteralSecrets`] when a source item in the snapshot holds a literal secret, so the
+/// pre-commit hook refuses a commit that would publish one.
 pub fn check_lock(start: &Path, against: Against, sources_only: bool) -> Result<Vec<Change>> {
     let paths = locate(start)?;
     let snapshot = match against {
@@ -141,8 +143,32 @@ pub fn check_lock(start: &Path, against: Against, sources_only: bool) -> Result<
         ));
     };
     let lock = LockFile::parse(&paths.lock_file, &String::from_utf8_lossy(&lock_bytes))?;
-    let items = sources::collect(&snapshot, &paths.config_dir, &paths.config_file)?;
-    let servers = current_servers(&snapshot, &paths)?;
+    let (items, item_files) =
+        sources::collect_with_files(&snapshot, &paths.config_dir, &paths.config_file)?;
+    let config = current_config(&snapshot, &paths)?;
+    let ignored_codes = config
+        .as_ref()
+        .map(|config| config.lint_ignore.clone())
+        .unwrap_or_default();
+    let secrets = crate::lint::scan::literal_secrets_in_files(&item_files, &ignored_codes);
+    if !secrets.is_empty() {
+        return Err(Error::LiteralSecrets(
+            secrets
+                .iter()
+                .map(crate::lint::Finding::text_line)
+                .collect(),
+        ));
+    }
+    let servers = config.map(|config| {
+        config
+            .mcp_servers
+            .iter()
+            .map(|server| PinnedServer {
+                name: server.name.clone(),
+                digest: server_digest(server),
+            })
+            .collect::<Vec<_>>()
+    });
     let mut changes = source_changes(&lock, &items, servers.as_deref());
     if !sources_only {
         let root = paths.root.clone();
@@ -152,9 +178,11 @@ pub fn check_lock(start: &Path, against: Against, sources_only: bool) -> Result<
     Ok(changes)
 }
 
-/// MCP servers of the config in `snapshot`; `None` when the config does not parse (its own
-/// digest already reports the change).
-fn current_servers(snapshot: &Snapshot, paths: &LockPaths) -> Result<Option<Vec<PinnedServer>>> {
+/// The config in `snapshot`; `None` when it is absent or does not parse (its own digest already
+/// reports the change).
+///
+/// Errors: read failures.
+fn current_config(snapshot: &Snapshot, paths: &LockPaths) -> Result<Option<crate::config::Config>> {
     let Some((_, bytes)) = snapshot.read(&paths.config_file)? else {
         return Ok(None);
     };
@@ -162,17 +190,5 @@ fn current_servers(snapshot: &Snapshot, paths: &LockPaths) -> Result<Option<Vec<
     let yaml = std::path::Path::new(&paths.config_file)
         .extension()
         .is_some_and(|extension| extension != "toml");
-    let Ok(config) = crate::config::parse(&paths.config_file, &text, yaml, &mut Vec::new()) else {
-        return Ok(None);
-    };
-    Ok(Some(
-        config
-            .mcp_servers
-            .iter()
-            .map(|server| PinnedServer {
-                name: server.name.clone(),
-                digest: server_digest(server),
-            })
-            .collect(),
-    ))
+    Ok(crate::config::parse(&paths.config_file, &text, yaml, &mut Vec::new()).ok())
 }

@@ -161,6 +161,9 @@ const FILE_KINDS: [(&str, &str); 4] = [
     ("commands", "command"),
 ];
 
+/// One item file as read: (project-relative path, bytes).
+pub(crate) type ItemFile = (String, Vec<u8>);
+
 /// Finds and digests every source item under the config folder `config_dir` (project-relative),
 /// plus the config file `config_file`. Sorted by (kind, domain, id).
 ///
@@ -170,6 +173,20 @@ pub(crate) fn collect(
     config_dir: &str,
     config_file: &str,
 ) -> Result<Vec<SourceItem>> {
+    collect_with_files(snapshot, config_dir, config_file).map(|(items, _)| items)
+}
+
+/// As [`collect`], and also every item file read on the way (rule, context, agent and command
+/// files, and every file of a skill) as (project-relative path, bytes), in path order, so a
+/// check can screen them without reading them twice.
+///
+/// Errors: as [`collect`].
+pub(crate) fn collect_with_files(
+    snapshot: &Snapshot,
+    config_dir: &str,
+    config_file: &str,
+) -> Result<(Vec<SourceItem>, Vec<ItemFile>)> {
+    let mut item_files = Vec::new();
     let mut items = Vec::new();
     if let Some((executable, data)) = snapshot.read(config_file)? {
         let name = config_file
@@ -190,7 +207,7 @@ pub(crate) fn collect(
         )?);
     }
     if config_dir.is_empty() {
-        return Ok(items);
+        return Ok((items, item_files));
     }
     let all = snapshot.files_under(config_dir)?;
     let mut skills: BTreeMap<(String, String), (String, Vec<FileEntry>)> = BTreeMap::new();
@@ -213,6 +230,7 @@ pub(crate) fn collect(
             let Some((executable, data)) = snapshot.read(path)? else {
                 continue;
             };
+            item_files.push((path.clone(), data.clone()));
             let skill_path = format!("{}/{skill}", &path[..path.len() - name.len() - 1]);
             skills
                 .entry((domain.to_owned(), skill.to_owned()))
@@ -234,6 +252,7 @@ pub(crate) fn collect(
         let Some((executable, data)) = snapshot.read(path)? else {
             continue;
         };
+        item_files.push((path.clone(), data.clone()));
         items.push(pin(
             kind,
             domain,
@@ -252,7 +271,7 @@ pub(crate) fn collect(
     items.sort_by(|left, right| {
         (&left.kind, &left.domain, &left.id).cmp(&(&right.kind, &right.domain, &right.id))
     });
-    Ok(items)
+    Ok((items, item_files))
 }
 
 fn pin(kind: &str, domain: &str, id: &str, path: &str, files: &[FileEntry]) -> Result<SourceItem> {

@@ -41,6 +41,8 @@ pub(crate) fn read(project: &Project, uri: &str) -> Result<Vec<ResourceContents>
         let text = project
             .text_of(&project.config_relative)
             .ok_or_else(|| format!("{} cannot be read", project.config_relative))?;
+        // Credentials written into include URLs never leave through a reply.
+        let text = crate::redact::mask_url_credentials(&text).into_owned();
         return Ok(vec![ResourceContents::text(text, uri)]);
     }
     if rest == "catalog" {

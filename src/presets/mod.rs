@@ -233,23 +233,26 @@ static PARSED_SPECS: std::sync::LazyLock<std::result::Result<Vec<PresetSpec>, St
 pub(crate) fn select(names: &[String], warnings: &mut Vec<String>) -> Result<Vec<PresetSpec>> {
     let specs = builtin_specs()?;
     let mut chosen = Vec::new();
-    let mut unknown = Vec::new();
+    let known: Vec<&str> = specs.iter().map(|spec| spec.name.as_str()).collect();
     for name in names {
         match specs.iter().find(|spec| spec.name == *name) {
             Some(spec) => chosen.push(spec.clone()),
-            None => unknown.push(name.as_str()),
+            None => warnings.push(unknown_preset_message(name, &known)),
         }
     }
-    if !unknown.is_empty() {
-        let known: Vec<&str> = specs.iter().map(|spec| spec.name.as_str()).collect();
-        warnings.push(format!(
-            "unknown preset{} {} skipped (this version knows: {})",
-            if unknown.len() == 1 { "" } else { "s" },
-            unknown.join(", "),
-            known.join(", ")
-        ));
-    }
     Ok(chosen)
+}
+
+/// What to say about a preset name no built-in spec has: it is skipped, the closest known name
+/// when one is close, and the whole list. `generate` warns with it and `validate` reports it
+/// (AR312).
+#[must_use]
+pub(crate) fn unknown_preset_message(name: &str, known: &[&str]) -> String {
+    format!(
+        "unknown preset `{name}`; it is skipped, so that assistant gets no files{} (known: {})",
+        crate::suggest::did_you_mean(name, known.iter().copied()),
+        known.join(", ")
+    )
 }
 
 /// Whether `path` (project-relative, `/`-separated) is a place some built-in preset writes to:

@@ -184,11 +184,15 @@ impl Renderer<'_> {
             self.root(preset, root, &root_rules, plan)?;
         }
         if !unexpressible.is_empty() {
-            plan.warnings.push(format!(
-                "{}: {} rule{} use an activation {} cannot express and {} written always-on: {}",
+            let message = format!(
+                "{}: {} rule{} an activation {} cannot express and {} written always-on: {}",
                 preset.name,
                 unexpressible.len(),
-                if unexpressible.len() == 1 { "" } else { "s" },
+                if unexpressible.len() == 1 {
+                    " uses"
+                } else {
+                    "s use"
+                },
                 preset.label,
                 if unexpressible.len() == 1 {
                     "is"
@@ -196,7 +200,11 @@ impl Renderer<'_> {
                     "are"
                 },
                 unexpressible.join(", ")
-            ));
+            );
+            plan.notes.push(crate::plan::RenderNote {
+                preset: preset.name.clone(),
+                message,
+            });
         }
         if let Some(skills) = &preset.skills {
             for item in self.items(Kind::Skill) {

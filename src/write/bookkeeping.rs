@@ -27,7 +27,9 @@ impl State<'_> {
             let text = self.manifest.to_text();
             let status = match &current {
                 None => Status::Create,
-                Some(bytes) if *bytes == text.as_bytes() => Status::Unchanged,
+                Some(bytes) if *crate::hash::lf_line_ends(bytes) == *text.as_bytes() => {
+                    Status::Unchanged
+                }
                 Some(_) => Status::Update,
             };
             if status != Status::Unchanged {
@@ -42,7 +44,10 @@ impl State<'_> {
             self.ignore_entries
                 .push(format!("/{}", journal_path(&manifest_path)));
         }
-        let current = read_output(dir, ".gitignore")?.map(|(bytes, _)| bytes);
+        // Compared with LF line ends, so a CRLF checkout needs no rewrite; a block that must change
+        // is written back with LF.
+        let current = read_output(dir, ".gitignore")?
+            .map(|(bytes, _)| crate::hash::lf_line_ends(&bytes).into_owned());
         let current_text = current
             .as_deref()
             .map(|bytes| String::from_utf8_lossy(bytes).into_owned());

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 
 use crate::confined_fs::ProjectDir;
 use crate::error::{Error, Result};
-use crate::hash::{Provenance, banner_provenance, sha256_tagged};
+use crate::hash::{Provenance, banner_provenance, comparable, content_digest};
 use crate::manifest::Manifest;
 use crate::plan::{Content, Markdown, Plan};
 
@@ -272,15 +272,17 @@ impl<'a> State<'a> {
         let disk = disk.map(|(bytes, _)| bytes);
         self.manifest
             .files
-            .insert(path.to_owned(), Some(sha256_tagged(bytes)));
+            .insert(path.to_owned(), Some(content_digest(path, bytes)));
         self.ignore_entries.push(format!("/{path}"));
         let mode_differs = disk.is_some() && disk_mode != Some(mode);
+        // Compared with LF line ends: a CRLF checkout of an unchanged output is unchanged.
+        let same = disk.is_some_and(|disk| *comparable(path, disk) == *bytes);
         let status = match disk {
             None => Status::Create,
-            Some(disk) if disk == bytes && !mode_differs => Status::Unchanged,
-            Some(disk) if disk == bytes => Status::Update,
+            Some(_) if same && !mode_differs => Status::Unchanged,
+            Some(_) if same => Status::Update,
             Some(disk) => {
-                let digest_matches = old.records_file(path, &sha256_tagged(disk));
+                let digest_matches = old.records_file(path, &content_digest(path, disk));
                 match provenance.unwrap_or(Provenance::NoBanner) {
                     Provenance::Unedited => Status::Update,
                     _ if digest_matches => Status::Update,
@@ -328,7 +330,7 @@ impl<'a> State<'a> {
         };
         // The file is already exactly the output (the usual case of a repeated run): its banner
         // is ours, so provenance need not be worked out; only the mode may still differ.
-        if disk_bytes == markdown.bytes.as_slice() {
+        if *comparable(path, disk_bytes) == *markdown.bytes.as_slice() {
             self.whole_file(
                 path,
                 &markdown.bytes,
@@ -341,9 +343,9 @@ impl<'a> State<'a> {
         }
         let provenance = banner_provenance(disk_bytes);
         let ours = provenance != Provenance::NoBanner
-            || old.records_file(path, &sha256_tagged(disk_bytes));
+            || old.records_file(path, &content_digest(path, disk_bytes));
         // A hand-written file identical to the output without its banner loses nothing when replaced.
-        let equivalent = disk_bytes == without_banner(markdown).as_slice();
+        let equivalent = *comparable(path, disk_bytes) == *without_banner(markdown).as_slice();
         // `--force` never overrides the section: a hand-written root file keeps its text.
         if ours || equivalent || !markdown.section_allowed {
             let provenance = if equivalent {

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use crate::error::Result;
-use crate::hash::{Provenance, banner_provenance, sha256_tagged};
+use crate::hash::{Provenance, banner_provenance, content_digest};
 use crate::manifest::Manifest;
 use crate::mcp_config;
 use crate::plan::Plan;
@@ -27,7 +27,7 @@ impl State<'_> {
                 continue;
             };
             let provenance = banner_provenance(&disk);
-            let digest_matches = old.records_file(path, &sha256_tagged(&disk));
+            let digest_matches = old.records_file(path, &content_digest(path, &disk));
             if provenance == Provenance::Unedited || digest_matches {
                 self.operations
                     .push(Operation::Delete { path: path.clone() });
@@ -58,6 +58,8 @@ impl State<'_> {
             let Some((disk, _)) = read_output(dir, path)? else {
                 continue;
             };
+            // The section is judged, and the file rewritten, with LF line ends.
+            let disk = crate::hash::lf_line_ends(&disk);
             let Ok(text) = std::str::from_utf8(&disk) else {
                 continue;
             };

@@ -13,7 +13,10 @@ const SECTION_END: &str = "<!-- END ai-rulez -->";
 impl State<'_> {
     /// Keeps a hand-written root file and maintains ai-rulez's part between markers in it.
     pub(super) fn section(&mut self, path: &str, body: &[u8], disk: &[u8], disk_mode: Option<u32>) {
-        let Ok(text) = std::str::from_utf8(disk) else {
+        // Judged with LF line ends, so a CRLF checkout is neither stale nor edited; a file that
+        // must change anyway is written back with LF (git's `autocrlf` converts it on checkout).
+        let disk = crate::hash::lf_line_ends(disk);
+        let Ok(text) = std::str::from_utf8(&disk) else {
             self.record(path, Status::Blocked, Some("exists, is not UTF-8 and was not written by ai-rulez; move it away or use --force".to_owned()));
             return;
         };

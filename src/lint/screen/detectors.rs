@@ -34,8 +34,27 @@ const NETWORK: &str = r"\b(?:curl|wget|nc|ncat|netcat|socat|scp|rsync|sftp|ftp|t
 /// Secret-looking environment variables (AR014).
 const SECRET_VARIABLE: &str = r"\$\{?[A-Za-z_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIALS?)[A-Za-z_]*\}?";
 
-pub(super) static DETECTORS: LazyLock<Detectors> = LazyLock::new(|| {
-    let specs: Vec<(&'static str, &'static str, String, Judge, bool)> = vec![
+/// One row of the table: code, what it finds, pattern, judge, and whether it applies to MCP
+/// server entries only.
+type Spec = (&'static str, &'static str, String, Judge, bool);
+
+/// Every detector, compiled into one set.
+pub(super) static DETECTORS: LazyLock<Detectors> = LazyLock::new(|| compile(specs()));
+
+/// The AR001 rows of the same table alone, for [`super::screen_secrets`]: `generate` and
+/// `lock --check` need only these on every run, and compiling the whole table costs far more
+/// than matching it.
+pub(super) static SECRET_DETECTORS: LazyLock<Detectors> = LazyLock::new(|| {
+    compile(
+        specs()
+            .into_iter()
+            .filter(|(code, ..)| *code == "AR001")
+            .collect(),
+    )
+});
+
+fn specs() -> Vec<Spec> {
+    vec![
         // AR001 secrets: the first group (or the whole match) is the secret.
         ("AR001", "AWS access key id", r"\b((?:AKIA|ASIA)[0-9A-Z]{16})\b".into(), judge_secret, false),
         ("AR001", "GitHub token", r"\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255})\b".into(), judge_secret, false),
@@ -84,7 +103,11 @@ pub(super) static DETECTORS: LazyLock<Detectors> = LazyLock::new(|| {
         // AR024 plain-HTTP fetches.
         ("AR024", "plain-HTTP fetch", r#"(?i)(?:\b(?:curl|wget|invoke-webrequest|iwr|irm|git\s+clone|git\s+remote\s+add|pip3?\s+install|npm\s+(?:install|i)|yarn\s+add|go\s+get)\b|--index-url|--extra-index-url|--registry|\bfetch\(|\brequests\.(?:get|post|put)\(|\burlopen\(|\bhttp\.get\(|\baxios\.(?:get|post)\()[^\n]*?\bhttp://([^\s"'`<>)\]]+)"#.into(), judge_http, false),
         ("AR024", "plain-HTTP MCP server", r"(?m)^url:\s*http://(\S+)".into(), judge_http, true),
-    ];
+    ]
+}
+
+/// Compiles `specs` into patterns and their set.
+fn compile(specs: Vec<Spec>) -> Detectors {
     let mut patterns = Vec::with_capacity(specs.len());
     for (code, what, source, judge, mcp_only) in specs {
         patterns.push(Pattern {
@@ -98,4 +121,4 @@ pub(super) static DETECTORS: LazyLock<Detectors> = LazyLock::new(|| {
     let set = RegexSet::new(patterns.iter().map(|pattern| pattern.regex.as_str()))
         .expect("built-in screening patterns compile as a set");
     Detectors { set, patterns }
-});
+}

@@ -15,7 +15,7 @@ use super::{Finding, Severity};
 use crate::content::Kind;
 use crate::mcp_config::McpServer;
 
-use detectors::DETECTORS;
+use detectors::{DETECTORS, Detectors, SECRET_DETECTORS};
 use hidden::hidden_characters;
 use packages::unpinned_packages;
 
@@ -132,7 +132,43 @@ pub(crate) fn screen(text: &str, kind: ScreenKind) -> Vec<Finding> {
         ));
     }
     hidden_characters(text, &lines, &mut findings);
-    let detectors = &*DETECTORS;
+    run_detectors(&DETECTORS, text, &lines, kind, &mut findings);
+    if kind == ScreenKind::McpServer {
+        unpinned_packages(text, &lines, &mut findings);
+    }
+    sort_findings(&mut findings);
+    findings
+}
+
+/// The literal secrets (AR001) of [`screen`] alone, found by the same rows of the same table
+/// and judged the same way, without compiling the rest of the table: what `generate`,
+/// `lock` and `lock --check` refuse on every run. Output: as [`screen`].
+#[must_use]
+pub(crate) fn screen_secrets(text: &str, kind: ScreenKind) -> Vec<Finding> {
+    let lines = LineIndex::new(text);
+    let mut findings = Vec::new();
+    run_detectors(&SECRET_DETECTORS, text, &lines, kind, &mut findings);
+    sort_findings(&mut findings);
+    findings
+}
+
+/// Sorts by line, code and message and keeps one finding per line and code.
+fn sort_findings(findings: &mut Vec<Finding>) {
+    findings.sort_by(|left, right| {
+        (left.line, left.code, &left.message).cmp(&(right.line, right.code, &right.message))
+    });
+    findings.dedup_by(|left, right| left.line == right.line && left.code == right.code);
+}
+
+/// Runs every pattern of `detectors` that applies to `kind` over `text`, appending what its
+/// judge confirms.
+fn run_detectors(
+    detectors: &Detectors,
+    text: &str,
+    lines: &LineIndex<'_>,
+    kind: ScreenKind,
+    findings: &mut Vec<Finding>,
+) {
     let matched = detectors.set.matches(text);
     for index in &matched {
         let pattern = &detectors.patterns[index];
@@ -148,7 +184,7 @@ pub(crate) fn screen(text: &str, kind: ScreenKind) -> Vec<Finding> {
             let line_text = lines.text(line);
             let context = Context {
                 text,
-                lines: &lines,
+                lines,
                 line,
                 whole: whole.as_str(),
                 start: whole.start(),
@@ -164,14 +200,6 @@ pub(crate) fn screen(text: &str, kind: ScreenKind) -> Vec<Finding> {
             }
         }
     }
-    if kind == ScreenKind::McpServer {
-        unpinned_packages(text, &lines, &mut findings);
-    }
-    findings.sort_by(|left, right| {
-        (left.line, left.code, &left.message).cmp(&(right.line, right.code, &right.message))
-    });
-    findings.dedup_by(|left, right| left.line == right.line && left.code == right.code);
-    findings
 }
 
 /// Renders one MCP server entry as the text [`screen`] reads for [`ScreenKind::McpServer`]: the

@@ -147,9 +147,9 @@ impl Checker<'_> {
                 self.config_finding(
                     "AR312",
                     presets_line,
-                    format!(
-                        "unknown preset `{name}`; it is skipped, so that assistant gets no files (known: {})",
-                        known.join(", ")
+                    presets::unknown_preset_message(
+                        name,
+                        &known.iter().map(String::as_str).collect::<Vec<_>>(),
                     ),
                 );
             }

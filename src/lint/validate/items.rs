@@ -4,89 +4,13 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::{Checker, line_text};
-use crate::content::{self, AI_RULEZ_ONLY_KEYS, Item, Kind, Layer};
+use crate::content::{self, Item, Kind, Layer};
 use crate::lint::scan::{body_first_line, inline_first_line, item_text};
 
 /// Longest Agent Skills name.
 const SKILL_NAME_MAX_CHARS: usize = 64;
 /// Word-set similarity at or above which two descriptions are near-duplicates.
 const NEAR_DUPLICATE_JACCARD: f64 = 0.9;
-
-/// Keys any item may carry: the ones ai-rulez reads and common metadata.
-const COMMON_KEYS: [&str; 13] = [
-    "name",
-    "description",
-    "title",
-    "tags",
-    "version",
-    "author",
-    "license",
-    "metadata",
-    "category",
-    "id",
-    "owner",
-    "domain",
-    "superseded_by",
-];
-/// Extra keys of rules and context (assistant-native spellings are accepted as input).
-const RULE_KEYS: [&str; 6] = [
-    "applyTo",
-    "fileMatchPattern",
-    "inclusion",
-    "excludeAgent",
-    "when",
-    "type",
-];
-/// Extra keys of skills (Agent Skills specification and Claude Code).
-const SKILL_KEYS: [&str; 12] = [
-    "allowed-tools",
-    "compatibility",
-    "disable-model-invocation",
-    "user-invocable",
-    "argument-hint",
-    "model",
-    "context",
-    "agent",
-    "hooks",
-    "when_to_use",
-    "effort",
-    "paths",
-];
-/// Extra keys of subagents (Claude Code, `OpenCode`, Copilot).
-const AGENT_KEYS: [&str; 22] = [
-    "tools",
-    "model",
-    "color",
-    "permissionMode",
-    "skills",
-    "hooks",
-    "disallowedTools",
-    "mcpServers",
-    "memory",
-    "mode",
-    "temperature",
-    "permission",
-    "maxTurns",
-    "effort",
-    "isolation",
-    "background",
-    "extends",
-    "initialPrompt",
-    "omitClaudeMd",
-    "hidden",
-    "top_p",
-    "permission_mode",
-];
-/// Extra keys of slash commands.
-const COMMAND_KEYS: [&str; 7] = [
-    "argument-hint",
-    "allowed-tools",
-    "model",
-    "disable-model-invocation",
-    "agent",
-    "subtask",
-    "user-invocable",
-];
 
 impl Checker<'_> {
     pub(super) fn item(&mut self, item: &Item) {
@@ -131,37 +55,14 @@ impl Checker<'_> {
     }
 
     fn unknown_keys(&mut self, item: &Item) {
-        let extra: &[&str] = match item.kind {
-            Kind::Rule | Kind::Context => &RULE_KEYS,
-            Kind::Skill => &SKILL_KEYS,
-            Kind::Agent => &AGENT_KEYS,
-            Kind::Command => &COMMAND_KEYS,
-        };
-        let yaml = item.yaml.as_deref().unwrap_or_default();
-        for key in item.frontmatter.keys() {
-            let key = key.as_str();
-            let preset_model = item.kind == Kind::Agent && key.ends_with("_model");
-            if preset_model
-                || AI_RULEZ_ONLY_KEYS.contains(&key)
-                || COMMON_KEYS.contains(&key)
-                || extra.contains(&key)
-            {
-                continue;
-            }
-            let line = content::key_line(yaml, key);
-            let flagged = line_text(&item_text(item), line).to_owned();
-            let hint = suggestion(key, extra)
-                .map(|known| format!("; did you mean `{known}`?"))
-                .unwrap_or_default();
+        for unknown in content::keys::unknown_keys(item) {
+            let flagged = line_text(&item_text(item), unknown.line).to_owned();
             self.push(
                 "AR303",
                 &item.source_path,
-                line,
+                unknown.line,
                 &flagged,
-                format!(
-                    "unknown {} frontmatter key `{key}`; assistants ignore it{hint}",
-                    item.kind.noun()
-                ),
+                unknown.message,
             );
         }
     }
@@ -292,16 +193,6 @@ impl Checker<'_> {
             self.push(code, &item.source_path, line, &flagged, message);
         }
     }
-}
-
-fn suggestion<'k>(key: &str, extra: &[&'k str]) -> Option<&'k str> {
-    let lowered = key.to_ascii_lowercase().replace(['_', '-'], "");
-    extra
-        .iter()
-        .copied()
-        .chain(COMMON_KEYS)
-        .chain(AI_RULEZ_ONLY_KEYS)
-        .find(|known| known.to_ascii_lowercase().replace(['_', '-'], "") == lowered)
 }
 
 #[expect(clippy::cast_precision_loss, reason = "word counts are small")]

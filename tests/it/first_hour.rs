@@ -1,0 +1,468 @@
+//! Cases B60, B62, B63, B65 and B66 of `../shared/cases/bug-cases-2.md` (issue 14, part A): no
+//! silent mistakes, no secrets copied into outputs, CRLF checkouts, credentials in include URLs
+//! and names that cannot be checked out on Windows. Each test runs the real binary and asserts
+//! the exact output.
+
+use crate::support::Project;
+
+/// A project whose `.ai-rulez/config.toml` enables `presets` (TOML array text) followed by
+/// `extra` config lines.
+fn project(presets: &str, extra: &str) -> Project {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        format!("version = \"5.0\"\nname = \"demo\"\npresets = {presets}\n{extra}"),
+    );
+    project
+}
+
+/// The lines of `text` starting with `warning: `, in order.
+fn warnings(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|line| line.starts_with("warning: "))
+        .collect()
+}
+
+#[test]
+fn b60_generate_names_every_misspelling_with_a_hint() {
+    let project = project(
+        r#"["claude", "cursr"]"#,
+        "pressets = 1\n[lint]\nignroe = []\n",
+    );
+    project.write(
+        ".ai-rulez/rules/style.md",
+        "---\npahts: [\"src/**\"]\ndescription: Rust style\n---\n# Style\n\nUse rustfmt.\n",
+    );
+    project.write(".ai-rulez/rule/old.md", "Old.\n");
+    project.write(".ai-rulez/rules/notes.txt", "Notes.\n");
+    project.write(".ai-rulez/rules/backend/api.md", "Api.\n");
+    project.write(".ai-rulez/rules/.gitkeep", "");
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert_eq!(
+        warnings(&run.stderr()),
+        [
+            "warning: .ai-rulez/config.toml: unknown config key `pressets`; it is ignored; did you mean `presets`?",
+            "warning: .ai-rulez/config.toml: unknown config key `lint.ignroe`; did you mean `ignore`?",
+            "warning: .ai-rulez/rule/: ai-rulez reads no folder of this name, so nothing in it is used; did you mean `rules`? (read here: rules, context, skills, agents, commands, domains, local)",
+            "warning: .ai-rulez/rules/backend/: not read; rule files are read only directly inside .ai-rulez/rules/, so move its files up (or into `domains/<name>/rules/` for a domain)",
+            "warning: .ai-rulez/rules/notes.txt: not read; rule files are Markdown files ending in `.md`, so rename it or move it out of .ai-rulez/rules/",
+            "warning: .ai-rulez/rules/style.md:2: unknown rule frontmatter key `pahts`; assistants ignore it; did you mean `paths`?",
+            "warning: unknown preset `cursr`; it is skipped, so that assistant gets no files; did you mean `cursor`? (known: amp, antigravity, claude, cline, codex, copilot, cursor, devin, gemini, junie, kiro, opencode, windsurf, zed)",
+        ]
+    );
+    // `validate` reports the same mistakes: the keys and the preset as findings, the folders and
+    // files as warnings.
+    let validate = project.run(&["validate"]);
+    assert_eq!(
+        validate.stdout(),
+        "\
+.ai-rulez/config.toml:3: AR312 unknown preset `cursr`; it is skipped, so that assistant gets no files; did you mean `cursor`? (known: amp, antigravity, claude, cline, codex, copilot, cursor, devin, gemini, junie, kiro, opencode, windsurf, zed)
+.ai-rulez/config.toml:4: AR310 unknown config key `pressets`; it is ignored; did you mean `presets`?
+.ai-rulez/config.toml:6: AR310 unknown config key `lint.ignroe`; did you mean `ignore`?
+.ai-rulez/rules/style.md:2: AR303 unknown rule frontmatter key `pahts`; assistants ignore it; did you mean `paths`?
+"
+    );
+    assert_eq!(
+        warnings(&validate.stderr()),
+        [
+            "warning: .ai-rulez/rule/: ai-rulez reads no folder of this name, so nothing in it is used; did you mean `rules`? (read here: rules, context, skills, agents, commands, domains, local)",
+            "warning: .ai-rulez/rules/backend/: not read; rule files are read only directly inside .ai-rulez/rules/, so move its files up (or into `domains/<name>/rules/` for a domain)",
+            "warning: .ai-rulez/rules/notes.txt: not read; rule files are Markdown files ending in `.md`, so rename it or move it out of .ai-rulez/rules/",
+        ]
+    );
+}
+
+#[test]
+fn b60_keys_of_every_kind_come_from_one_list() {
+    let project = project(r#"["claude"]"#, "");
+    // `alwaysApply`, `status` and `model` are known keys; a misspelling of each is not.
+    project.write(
+        ".ai-rulez/rules/a.md",
+        "---\nalways_aply: true\nstatus: active\n---\nA.\n",
+    );
+    project.write(
+        ".ai-rulez/agents/helper.md",
+        "---\ndescription: Helps\nmodle: opus\n---\nHelp.\n",
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert_eq!(
+        warnings(&run.stderr()),
+        [
+            "warning: .ai-rulez/agents/helper.md:3: unknown agent frontmatter key `modle`; assistants ignore it; did you mean `model`?",
+            "warning: .ai-rulez/rules/a.md:2: unknown rule frontmatter key `always_aply`; assistants ignore it; did you mean `alwaysApply`?",
+        ]
+    );
+}
+
+#[test]
+fn b60_always_on_note_is_said_when_the_files_change_not_on_every_check() {
+    let project = project(r#"["claude"]"#, "");
+    project.write(
+        ".ai-rulez/rules/release.md",
+        "---\nactivation: manual\ndescription: Release steps\n---\n# Release\n\nTag it.\n",
+    );
+    let note = "warning: claude: 1 rule uses an activation Claude Code cannot express and is written always-on: release (manual)";
+    let first = project.run(&["generate"]);
+    first.expect_code(0);
+    assert_eq!(warnings(&first.stderr()), [note]);
+    // Nothing changed: a repeat run, the pre-commit checks and `lock` say nothing.
+    for args in [
+        &["generate"][..],
+        &["generate", "--check"],
+        &["lock"],
+        &["lock", "--check"],
+    ] {
+        let run = project.run(args);
+        run.expect_code(0);
+        assert_eq!(warnings(&run.stderr()), Vec::<&str>::new(), "{args:?}");
+    }
+    // The rule changes: the check that finds the stale file says it, and so does the write.
+    project.write(
+        ".ai-rulez/rules/release.md",
+        "---\nactivation: manual\ndescription: Release steps\n---\n# Release\n\nTag it and push.\n",
+    );
+    let check = project.run(&["generate", "--check"]);
+    check.expect_code(2);
+    assert_eq!(warnings(&check.stderr()), [note]);
+    let write = project.run(&["generate"]);
+    write.expect_code(0);
+    assert_eq!(warnings(&write.stderr()), [note]);
+}
+
+/// A GitHub token of the documented shape (`ghp_` and 36 letters and digits); not a real one.
+const TOKEN: &str = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A";
+
+/// What `generate`, `lock` and `lock --check` say about [`TOKEN`] on line 3 of `deploy.md`.
+const SECRET_REFUSAL: &str = "\
+error: 1 literal secret(s) in the sources; nothing was written, because the generated files would copy them:
+  .ai-rulez/rules/deploy.md:3: AR001 GitHub token `ghp_…(40 chars, masked)` in the text; remove it, rotate it, and read it from the environment
+remove each one, rotate it (it may already be in git history) and read it from the environment; for a false positive, put `ai-rulez-ignore AR001` on that line or the line above
+";
+
+/// Runs `git <args>` in the project, asserting success.
+fn git(project: &Project, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .args(args)
+        .current_dir(project.path())
+        .output()
+        .expect("git runs")
+        .status;
+    assert!(status.success(), "git {args:?}");
+}
+
+#[test]
+fn b62_generate_refuses_a_literal_secret_before_writing_anything() {
+    let project = project(r#"["claude", "codex"]"#, "");
+    project.write(".ai-rulez/rules/style.md", "Use rustfmt.\n");
+    project.write(
+        ".ai-rulez/rules/deploy.md",
+        format!("# Deploy\n\nPush with {TOKEN} as the token.\n"),
+    );
+    let before = project.files();
+    for args in [&["generate"][..], &["generate", "--check"], &["lock"]] {
+        let run = project.run(args);
+        run.expect_code(1);
+        assert_eq!(run.stderr(), SECRET_REFUSAL, "{args:?}");
+        assert!(!run.stdout().contains("ghp_aB3d"), "{args:?}");
+    }
+    assert_eq!(project.files(), before, "nothing was written");
+    // A reviewed false positive is marked on its line and no longer refused.
+    project.write(
+        ".ai-rulez/rules/deploy.md",
+        format!("# Deploy\n\nPush with {TOKEN} as the token. <!-- ai-rulez-ignore AR001 -->\n"),
+    );
+    project.run(&["generate"]).expect_code(0);
+}
+
+#[test]
+fn b62_lock_check_and_the_hook_report_a_literal_secret() {
+    let project = project(r#"["claude"]"#, "");
+    project.write(".ai-rulez/rules/deploy.md", "# Deploy\n\nPush.\n");
+    git(&project, &["init", "-q"]);
+    project.run(&["generate"]).expect_code(0);
+    project.run(&["lock"]).expect_code(0);
+    git(&project, &["add", "-A"]);
+    project.write(
+        ".ai-rulez/rules/deploy.md",
+        format!("# Deploy\n\nPush with {TOKEN} as the token.\n"),
+    );
+    let check = project.run(&["lock", "--check"]);
+    check.expect_code(1);
+    assert_eq!(check.stderr(), SECRET_REFUSAL);
+    // Not staged yet: the commit would not carry it.
+    project.run(&["lock", "--check", "--staged"]).expect_code(0);
+    git(&project, &["add", ".ai-rulez/rules/deploy.md"]);
+    let hook = project.run(&["lock", "--check", "--staged"]);
+    hook.expect_code(1);
+    assert_eq!(hook.stderr(), SECRET_REFUSAL);
+}
+
+/// Rewrites the project-relative file with CRLF line ends, as `core.autocrlf=true` checks it out.
+fn to_crlf(project: &Project, relative: &str) {
+    let text = project.read(relative);
+    assert!(!text.contains('\r'), "{relative} starts with LF line ends");
+    project.write(relative, text.replace('\n', "\r\n"));
+}
+
+#[test]
+fn b63_crlf_only_differences_are_never_edits() {
+    let project = project(r#"["claude", "cursor", "codex"]"#, "");
+    project.write(
+        ".ai-rulez/rules/style.md",
+        "---\npaths: [\"src/**\"]\n---\n# Style\n\nUse rustfmt.\n",
+    );
+    project.write(".ai-rulez/context/overview.md", "# Overview\n\nA demo.\n");
+    // A hand-written root file: ai-rulez keeps its part between markers in it.
+    project.write("AGENTS.md", "# Our notes\n\nKeep them.\n");
+    project.write(".gitignore", "target/\n");
+    project.run(&["generate"]).expect_code(0);
+    project.run(&["lock"]).expect_code(0);
+    let written: Vec<String> = project
+        .files()
+        .into_iter()
+        .filter(|path| !path.starts_with(".ai-rulez/") || path.ends_with("manifest.json"))
+        .collect();
+    assert_eq!(
+        written,
+        [
+            ".ai-rulez/.generated-manifest.json",
+            ".claude/rules/style.md",
+            ".cursor/rules/context-overview.mdc",
+            ".cursor/rules/style.mdc",
+            ".gitignore",
+            "AGENTS.md",
+            "CLAUDE.md",
+        ]
+    );
+    for path in &written {
+        to_crlf(&project, path);
+    }
+    let check = project.run(&["generate", "--check"]);
+    check.expect_code(0);
+    assert_eq!(check.stdout(), "");
+    assert_eq!(check.stderr(), "generated files are up to date\n");
+    let lock = project.run(&["lock", "--check"]);
+    lock.expect_code(0);
+    assert_eq!(
+        lock.stderr(),
+        "the lock matches the sources and generated files\n"
+    );
+    let write = project.run(&["generate"]);
+    write.expect_code(0);
+    assert_eq!(write.stderr(), "0 written, 6 unchanged, 0 removed\n");
+    assert!(
+        project.read("CLAUDE.md").contains("\r\n"),
+        "left as checked out"
+    );
+    // A real edit under CRLF is still an edit.
+    let claude = project.read("CLAUDE.md");
+    project.write("CLAUDE.md", format!("{claude}A hand edit.\r\n"));
+    let edited = project.run(&["generate", "--check"]);
+    edited.expect_code(2);
+    assert_eq!(edited.stdout(), "edited: CLAUDE.md\n");
+    project.write("CLAUDE.md", claude);
+    // `clean` proves every CRLF output its own and removes it; the hand-written text stays.
+    let clean = project.run(&["clean"]);
+    clean.expect_code(0);
+    assert_eq!(
+        clean.stdout(),
+        "\
+removed: .ai-rulez/.generated-manifest.json
+removed: .claude/rules/style.md
+removed: .cursor/rules/context-overview.mdc
+removed: .cursor/rules/style.mdc
+removed: AGENTS.md
+removed: CLAUDE.md
+"
+    );
+    assert_eq!(project.read("AGENTS.md"), "# Our notes\n\nKeep them.\n");
+    assert!(!project.exists("CLAUDE.md"));
+}
+
+#[test]
+fn b66_names_windows_cannot_check_out_are_refused_by_the_create_tools() {
+    let project = project(r#"["claude"]"#, "");
+    let mut server = crate::mcp::Server::start(project.path());
+    let device = "which Windows reserves in any case and with any extension, so the repository could not be checked out there; choose another name";
+    for (tool, name, reserved) in [
+        ("create_rule", "CON", "CON"),
+        ("create_rule", "aux", "AUX"),
+        ("create_context", "com1", "COM1"),
+        ("create_skill", "Lpt9", "LPT9"),
+        ("create_agent", "nul.v2", "NUL"),
+    ] {
+        let noun = tool.trim_start_matches("create_");
+        assert_eq!(
+            server.fails(
+                tool,
+                serde_json::json!({"name": name, "content": "Text.\n"})
+            ),
+            format!("invalid {noun} name \"{name}\": it is the device name `{reserved}`, {device}"),
+        );
+    }
+    assert_eq!(
+        server.fails(
+            "create_command",
+            serde_json::json!({"name": "x.", "content": "Text.\n"})
+        ),
+        "invalid command name \"x.\": it ends with a dot or a space, which Windows strips, so the repository could not be checked out there; drop the trailing character"
+    );
+    assert_eq!(
+        server.fails("create_domain", serde_json::json!({"name": "prn"})),
+        format!("invalid domain name \"prn\": it is the device name `PRN`, {device}"),
+    );
+    assert_eq!(
+        project.files(),
+        [".ai-rulez/config.toml"],
+        "nothing created"
+    );
+    // An existing item of such a name can still be read and deleted (that is how it is renamed).
+    project.write(".ai-rulez/rules/aux.md", "Aux.\n");
+    server.ok(
+        "read_item",
+        serde_json::json!({"kind": "rule", "name": "aux"}),
+    );
+    server.ok("delete_rule", serde_json::json!({"name": "aux"}));
+    assert!(!project.exists(".ai-rulez/rules/aux.md"));
+    server.finish();
+}
+
+#[test]
+fn b66_existing_unportable_names_are_reported_by_generate_and_validate() {
+    let project = project(r#"["claude"]"#, "");
+    project.write(".ai-rulez/rules/aux.md", "Aux.\n");
+    project.write(
+        ".ai-rulez/skills/x./SKILL.md",
+        "---\ndescription: X\n---\nX.\n",
+    );
+    project.write(".ai-rulez/domains/con/rules/a.md", "A.\n");
+    let expected = [
+        "warning: .ai-rulez/domains/con: the name `con` is the device name `CON`, which Windows reserves in any case and with any extension, so the repository could not be checked out there; choose another name",
+        "warning: .ai-rulez/rules/aux.md: the name `aux.md` is the device name `AUX`, which Windows reserves in any case and with any extension, so the repository could not be checked out there; choose another name",
+        "warning: .ai-rulez/skills/x.: the name `x.` ends with a dot or a space, which Windows strips, so the repository could not be checked out there; drop the trailing character",
+    ];
+    let generate = project.run(&["generate"]);
+    generate.expect_code(0);
+    let stderr = generate.stderr();
+    let mut said = warnings(&stderr);
+    said.sort_unstable();
+    assert_eq!(said, expected);
+    let validate = project.run(&["validate"]);
+    let stderr = validate.stderr();
+    let mut said = warnings(&stderr);
+    said.sort_unstable();
+    assert_eq!(said, expected);
+}
+
+/// A config with two git includes whose URLs carry credentials: a password and a token user.
+const CONFIG_WITH_CREDENTIALS: &str = "\
+version = \"5.0\"
+name = \"demo\"
+presets = [\"claude\"]
+
+[[includes]]
+source = \"https://user:tok3n@git.example.com/rules.git\"
+
+[[includes]]
+name = \"shared\"
+source = \"git+https://ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A@github.com/o/r\"
+";
+
+#[test]
+fn b65_credentials_in_include_urls_are_masked_everywhere_and_scanned() {
+    let project = Project::empty();
+    project.write(".ai-rulez/config.toml", CONFIG_WITH_CREDENTIALS);
+    project.write(".ai-rulez/rules/style.md", "Use rustfmt.\n");
+    let skipped = [
+        "warning: .ai-rulez/config.toml: include `https://user:****@git.example.com/rules.git` is a git source; git includes are not fetched yet, so its content is left out",
+        "warning: .ai-rulez/config.toml: include `shared` (git+https://****@github.com/o/r) is a git source; git includes are not fetched yet, so its content is left out",
+    ];
+    let generate = project.run(&["generate"]);
+    generate.expect_code(0);
+    assert_eq!(warnings(&generate.stderr()), skipped);
+    let lock = project.run(&["lock"]);
+    lock.expect_code(0);
+    assert_eq!(warnings(&lock.stderr()), skipped);
+    let explain = project.run(&["explain", "src/a.rs"]);
+    explain.expect_code(0);
+    assert_eq!(warnings(&explain.stderr()), skipped);
+    let validate = project.run(&["validate"]);
+    assert_eq!(
+        validate.stdout(),
+        "\
+.ai-rulez/config.toml: AR314 include `https://user:****@git.example.com/rules.git` is a git source; git includes are not fetched yet, so its content is left out
+.ai-rulez/config.toml: AR314 include `shared` (git+https://****@github.com/o/r) is a git source; git includes are not fetched yet, so its content is left out
+"
+    );
+    let scan = project.run(&["scan"]);
+    scan.expect_code(2);
+    assert_eq!(
+        scan.stdout(),
+        "\
+.ai-rulez/config.toml:6: AR001 include `https://user:****@git.example.com/rules.git`: credentials in the URL `https://user:****@git.example.com/rules.git`; remove them and let git supply them (a credential helper or an SSH key), and rotate the token
+.ai-rulez/config.toml:10: AR001 include `shared`: credentials in the URL `git+https://****@github.com/o/r`; remove them and let git supply them (a credential helper or an SSH key), and rotate the token
+"
+    );
+    // Nothing the commands wrote or printed holds either credential.
+    for run in [&generate, &lock, &explain, &validate, &scan] {
+        let all = format!("{}{}", run.stdout(), run.stderr());
+        assert!(!all.contains("tok3n") && !all.contains("ghp_aB3d"), "{all}");
+    }
+    for path in project.files() {
+        if path != ".ai-rulez/config.toml" {
+            let text = String::from_utf8_lossy(&project.read_bytes(&path)).into_owned();
+            assert!(
+                !text.contains("tok3n") && !text.contains("ghp_aB3d"),
+                "{path}"
+            );
+        }
+    }
+    // MCP replies: the config resource, and the warnings of the generate and validate tools.
+    let mut server = crate::mcp::Server::start(project.path());
+    let config = server.request(
+        "resources/read",
+        serde_json::json!({"uri": "ai-rulez://config"}),
+    );
+    assert_eq!(
+        config["result"]["contents"][0]["text"],
+        CONFIG_WITH_CREDENTIALS
+            .replace("user:tok3n@", "user:****@")
+            .replace("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A@", "****@")
+    );
+    let generated = server
+        .call("generate_outputs", serde_json::json!({}))
+        .to_string();
+    assert!(generated.contains("(git+https://****@github.com/o/r) is a git source"));
+    for reply in [
+        generated,
+        server
+            .call("validate_config", serde_json::json!({}))
+            .to_string(),
+    ] {
+        assert!(
+            !reply.contains("tok3n") && !reply.contains("ghp_aB3d"),
+            "{reply}"
+        );
+    }
+    server.finish();
+}
+
+#[test]
+fn b60_keys_of_config_entries_are_checked_too() {
+    let project = project(
+        r#"["claude"]"#,
+        "[[rules]]\nname = \"inline\"\ncontent = \"Be brief.\"\nprority = \"high\"\n\n[[includes]]\nsource = \"shared\"\npth = \"rules\"\n",
+    );
+    project.write("shared/rules/a.md", "A.\n");
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert_eq!(
+        warnings(&run.stderr()),
+        [
+            "warning: .ai-rulez/config.toml: unknown config key `rules[0].prority`; it is ignored; did you mean `priority`?",
+            "warning: .ai-rulez/config.toml: unknown config key `includes[0].pth`; it is ignored; did you mean `path`?",
+        ]
+    );
+}
