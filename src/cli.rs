@@ -123,7 +123,7 @@ pub struct LockArgs {
     /// Write nothing; compare the lock with the sources and generated files; exit 2 on any difference.
     #[arg(long, conflicts_with = "diff")]
     pub check: bool,
-    /// Write nothing; print every difference and exit 0.
+    /// Write nothing; print every difference (with a content diff where it can be known) and exit 0.
     #[arg(long)]
     pub diff: bool,
     /// Compare with the git index (what is being committed) instead of the working tree.
@@ -165,6 +165,9 @@ pub struct GenerateArgs {
     /// Refuse to run when the sources differ from .ai-rulez/ai-rulez.lock.
     #[arg(long)]
     pub locked: bool,
+    /// Print a unified diff of every file that differs or would change (coloured on a terminal).
+    #[arg(long)]
+    pub diff: bool,
     /// Profiles to use (comma-separated); default: the config's `default`.
     #[arg(short, long, value_name = "A,B")]
     pub profile: Option<String>,

@@ -19,6 +19,7 @@ pub(crate) mod commands;
 pub(crate) mod config;
 pub(crate) mod confined_fs;
 pub(crate) mod content;
+pub(crate) mod diff;
 pub(crate) mod error;
 pub(crate) mod frontmatter;
 pub(crate) mod generate;
@@ -154,7 +155,7 @@ pub mod testing {
 
     /// Generating and cleaning the assistants' files.
     pub mod generate {
-        pub use crate::generate::{clean, generate};
+        pub use crate::generate::{Options, clean, generate};
     }
 
     /// Input size limits.

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{Global, err, is_json, out, print_json, print_warnings};
+use super::{Global, err, is_json, out, print_diff, print_json, print_warnings};
 use crate::cli::{Format, GenerateArgs};
 use crate::write::{Mode, Status};
 
@@ -12,8 +12,8 @@ use crate::write::{Mode, Status};
 pub(crate) struct GenerateConfig {
     /// What to do.
     pub mode: Mode,
-    /// Overwrite unprovable files.
-    pub force: bool,
+    /// Overwrite unprovable files (saving edited ones as `.orig`) and attach diffs.
+    pub options: crate::generate::Options,
     /// Profile expression.
     pub profile: Option<String>,
     /// Refuse when sources drift from the lock.
@@ -35,7 +35,10 @@ impl GenerateConfig {
         };
         Self {
             mode,
-            force: args.force,
+            options: crate::generate::Options {
+                force: args.force,
+                diffs: args.diff,
+            },
             profile: args.profile.clone(),
             locked: args.locked,
             format: args.format,
@@ -65,7 +68,7 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
         &global.start,
         config.profile.as_deref(),
         config.mode,
-        config.force,
+        config.options,
         &mut warnings,
     )?;
     let report = outcome.report;
@@ -77,7 +80,13 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
         let changes: Vec<serde_json::Value> = report
             .changes
             .iter()
-            .map(|change| json!({"path": change.path, "status": status_name(config.mode, change.status), "detail": change.detail}))
+            .map(|change| {
+                let mut entry = json!({"path": change.path, "status": status_name(config.mode, change.status), "detail": change.detail});
+                if let Some(diff) = &change.diff {
+                    entry["diff"] = json!(diff);
+                }
+                entry
+            })
             .collect();
         print_json(&json!({
             "status": if drift { "drift" } else { "ok" },
@@ -92,6 +101,7 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
             for change in &report.changes {
                 if let Some(word) = change.status.check_word() {
                     out(&format!("{word}: {}", change.path));
+                    print_diff(change.diff.as_deref().unwrap_or_default());
                 }
             }
             let differing = report
@@ -113,9 +123,10 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
         Mode::DryRun => {
             for change in &report.changes {
                 out(&format!("{}: {}", change.status.action_word(), change.path));
+                print_diff(change.diff.as_deref().unwrap_or_default());
             }
             // The dry run predicts the real run: it would refuse, so say so and exit 1.
-            if in_the_way(&report) && !config.force {
+            if in_the_way(&report) && !config.options.force {
                 err(IN_THE_WAY_HINT);
                 return Ok(1);
             }
@@ -132,6 +143,7 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
                 .filter(|change| !matches!(change.status, Status::Unchanged | Status::Kept))
             {
                 out(&format!("{}: {}", change.status.action_word(), change.path));
+                print_diff(change.diff.as_deref().unwrap_or_default());
             }
             let written = report
                 .changes

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use super::{Global, err, is_json, out, print_json, print_warnings};
+use super::{Global, err, is_json, out, print_diff, print_json, print_warnings};
 use crate::cli::LockArgs;
 use crate::lock::pin::{self, Against};
 
@@ -32,7 +32,11 @@ pub(crate) fn run(global: &Global, args: &LockArgs) -> anyhow::Result<u8> {
     } else {
         Against::WorkTree
     };
-    let changes = pin::check_lock(&global.start, against, false)?;
+    let changes = if args.diff {
+        crate::lock::diff::diff_lock(&global.start, against)?
+    } else {
+        pin::check_lock(&global.start, against, false)?
+    };
     if is_json(args.format) {
         print_json(&json!({
             "schema_version": 1,
@@ -43,6 +47,10 @@ pub(crate) fn run(global: &Global, args: &LockArgs) -> anyhow::Result<u8> {
     } else {
         for change in &changes {
             out(&change.line());
+            if let Some(detail) = &change.detail {
+                out(&format!("    {detail}"));
+            }
+            print_diff(change.diff.as_deref().unwrap_or_default());
         }
         if changes.is_empty() {
             err("the lock matches the sources and generated files");

@@ -3,6 +3,7 @@
 //! and generated files no longer agree. The digest scheme is in [`digest`]; reading the
 //! working tree or the git index is in [`sources`].
 
+pub(crate) mod diff;
 pub(crate) mod digest;
 pub(crate) mod pin;
 pub(crate) mod sources;
@@ -303,7 +304,7 @@ pub(crate) fn pinned_outputs(plan: &Plan, sections: &[String]) -> Vec<PinnedOutp
     outputs
 }
 
-fn leaf_digest(path: &str, executable: bool, data: &[u8]) -> String {
+pub(crate) fn leaf_digest(path: &str, executable: bool, data: &[u8]) -> String {
     format!("sha256:{}", hex::encode(file_leaf(path, executable, data)))
 }
 
@@ -330,6 +331,13 @@ pub struct Change {
     pub old: Option<String>,
     /// Digest now.
     pub new: Option<String>,
+    /// With `--diff`: the unified diff from the pinned content to the current one, where the
+    /// pinned content can be known (see [`diff::diff_lock`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// With `--diff`: what differs, in a sentence, where there is no content diff.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
 impl Change {
@@ -372,6 +380,8 @@ pub(crate) fn source_changes(
             path: item.path.clone(),
             old: old.map(str::to_owned),
             new: new.map(str::to_owned),
+            diff: None,
+            detail: None,
         };
     for (item_key, item) in &now {
         match locked.get(item_key) {
@@ -412,6 +422,8 @@ pub(crate) fn source_changes(
                 path: String::new(),
                 old: old.map(str::to_owned),
                 new: new.map(str::to_owned),
+                diff: None,
+                detail: None,
             };
         for (name, digest) in &now {
             match locked.get(name) {
@@ -465,6 +477,8 @@ pub(crate) fn output_changes(
             path: output.path.clone(),
             old: Some(output.digest.clone()),
             new: current,
+            diff: None,
+            detail: None,
         });
     }
     // A git-ignored output is never committed, so the index cannot hold it.

@@ -46,6 +46,8 @@ pub(crate) struct Settings<'a> {
     pub force: bool,
     /// Remove everything generated instead of writing the plan.
     pub clean: bool,
+    /// Attach a unified diff of the content to every change (`--diff`).
+    pub diffs: bool,
 }
 
 /// The state of one path.
@@ -108,6 +110,9 @@ pub struct Change {
     pub status: Status,
     /// Explanation for refused or kept paths.
     pub detail: Option<String>,
+    /// With [`Settings::diffs`]: the unified diff from the file on disk to what `generate` writes
+    /// (see [`crate::diff::unified`]), or a sentence saying why there is none.
+    pub diff: Option<String>,
 }
 
 /// Result of a run: every path's status (sorted by path) and warnings.
@@ -167,6 +172,7 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         ignore_entries: Vec::new(),
         secret_paths: Vec::new(),
         secrets_resolved: mode != Mode::Check,
+        refused_content: std::collections::BTreeMap::new(),
     };
     if !settings.clean {
         // Read in chunks on two threads, analysed in order: bounded memory, half the wait.
@@ -185,6 +191,9 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         .report
         .changes
         .sort_by(|left, right| left.path.cmp(&right.path));
+    if settings.diffs {
+        state.attach_diffs()?;
+    }
     let refused: Vec<String> = state
         .report
         .changes
@@ -223,6 +232,9 @@ struct State<'a> {
     manifest: Manifest,
     ignore_entries: Vec<String>,
     secret_paths: Vec<String>,
+    /// What `generate --force` would write at paths refused as edited or blocked, kept only so
+    /// `--diff` can show what the hand edit is against.
+    refused_content: std::collections::BTreeMap<String, Cow<'a, [u8]>>,
 }
 
 impl<'a> State<'a> {
@@ -231,6 +243,7 @@ impl<'a> State<'a> {
             path: path.to_owned(),
             status,
             detail,
+            diff: None,
         });
     }
 
@@ -295,6 +308,10 @@ impl<'a> State<'a> {
             _ => None,
         };
         let forced = self.settings.force && matches!(status, Status::Edited | Status::Blocked);
+        if matches!(status, Status::Edited | Status::Blocked) && !forced {
+            self.refused_content
+                .insert(path.to_owned(), Cow::Borrowed(bytes));
+        }
         if matches!(status, Status::Create | Status::Update) || forced {
             self.operations.push(Operation::Write {
                 path: path.to_owned(),
@@ -364,6 +381,61 @@ impl<'a> State<'a> {
         self.section(path, markdown.body(), disk_bytes, disk_mode);
     }
 
+    /// Gives every change that alters a file its unified diff from the disk to what would be
+    /// written. A settings document holding a resolved secret gets a sentence instead, so no
+    /// secret value reaches the output; the manifest (digests only) gets none.
+    fn attach_diffs(&mut self) -> Result<()> {
+        for index in 0..self.report.changes.len() {
+            let change = &self.report.changes[index];
+            if !matches!(
+                change.status,
+                Status::Create | Status::Update | Status::Edited | Status::Blocked | Status::Orphan
+            ) || change.path == self.settings.manifest_path
+            {
+                continue;
+            }
+            let path = change.path.clone();
+            let diff = if self.secret_paths.contains(&path) {
+                "(no diff: this file holds a value resolved from the environment)\n".to_owned()
+            } else {
+                let new = self.proposed_bytes(&path);
+                let old = disk::read_output(self.settings.dir, &path)?.map(|(bytes, _)| bytes);
+                match new {
+                    Some(Proposed::File(new)) => {
+                        crate::diff::unified(&path, old.as_deref(), Some(new))
+                    }
+                    Some(Proposed::NoFile) => crate::diff::unified(&path, old.as_deref(), None),
+                    None => String::new(),
+                }
+            };
+            self.report.changes[index].diff = Some(diff);
+        }
+        Ok(())
+    }
+
+    /// What a run would leave at `path`: the bytes of its pending write, no file for a pending
+    /// delete, or the refused content of an edited or blocked path; `None` when nothing is known.
+    fn proposed_bytes(&self, path: &str) -> Option<Proposed<'_>> {
+        let pending = self
+            .operations
+            .iter()
+            .rev()
+            .find_map(|operation| match operation {
+                Operation::Write {
+                    path: written,
+                    bytes,
+                    ..
+                } if written == path => Some(Proposed::File(bytes.as_ref())),
+                Operation::Delete { path: deleted } if deleted == path => Some(Proposed::NoFile),
+                _ => None,
+            });
+        pending.or_else(|| {
+            self.refused_content
+                .get(path)
+                .map(|bytes| Proposed::File(bytes.as_ref()))
+        })
+    }
+
     fn secret_gate(&self) -> Result<()> {
         for path in &self.secret_paths {
             let in_block =
@@ -388,6 +460,14 @@ impl<'a> State<'a> {
         }
         Ok(())
     }
+}
+
+/// What a run would leave at one path, for its diff.
+enum Proposed<'b> {
+    /// These bytes.
+    File(&'b [u8]),
+    /// No file (a delete).
+    NoFile,
 }
 
 fn without_banner(markdown: &Markdown) -> Vec<u8> {

@@ -49,6 +49,10 @@ impl State<'_> {
                 if current == block {
                     (Status::Unchanged, text.to_owned())
                 } else if !section.unedited && !self.settings.force {
+                    let replaced =
+                        format!("{}{block}{}", &text[..section.start], &text[section.end..]);
+                    self.refused_content
+                        .insert(path.to_owned(), Cow::Owned(replaced.into_bytes()));
                     self.record(path, Status::Edited, Some("the ai-rulez section was edited by hand; move your edits outside the markers or into .ai-rulez/, or use --force to replace the section (your text outside it stays)".to_owned()));
                     return;
                 } else {

@@ -769,9 +769,11 @@ fn diff_prints_one_json_document_and_exits_zero() {
             "lock_version": 1,
             "changes": [
                 {"scope": "source", "change": "changed", "kind": "rule", "id": "always",
-                 "domain": "", "path": ".ai-rulez/rules/always.md", "old": old, "new": new},
+                 "domain": "", "path": ".ai-rulez/rules/always.md", "old": old, "new": new,
+                 "detail": format!("the lock keeps only a digest of each source (pinned {old}, now {new}); `git diff -- .ai-rulez/rules/always.md` shows the edit")},
                 {"scope": "output", "change": "missing", "kind": "", "id": "AGENTS.md",
-                 "domain": "", "path": "AGENTS.md", "old": agents, "new": null},
+                 "domain": "", "path": "AGENTS.md", "old": agents, "new": null,
+                 "detail": format!("pinned {agents}, now nothing; the lock keeps only digests and the sources no longer render to the pinned content, so `ai-rulez generate --check --diff` shows what generate would change")},
             ],
         })
     );
@@ -785,10 +787,13 @@ fn diff_prints_one_json_document_and_exits_zero() {
     // Text `--diff` lists the lines and exits 0.
     let text = project.run(&["lock", "--diff"]);
     text.expect_code(0);
-    assert_eq!(
-        text.stdout(),
-        "source changed rule always (.ai-rulez/rules/always.md)\n"
+    assert!(
+        text.stdout()
+            .starts_with("source changed rule always (.ai-rulez/rules/always.md)\n    the lock keeps only a digest of each source (pinned sha256:"),
+        "{}",
+        text.stdout()
     );
+    assert_eq!(text.stdout().lines().count(), 2, "{}", text.stdout());
 }
 
 #[test]

@@ -5,6 +5,7 @@ mod concurrency;
 mod confinement;
 mod corpus;
 mod crash;
+mod first_hour;
 mod fuzz;
 mod golden;
 mod hostile;
