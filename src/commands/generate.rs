@@ -82,6 +82,9 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
             .iter()
             .map(|change| {
                 let mut entry = json!({"path": change.path, "status": status_name(config.mode, change.status), "detail": change.detail});
+                if let Some(saved_as) = &change.saved_as {
+                    entry["saved_as"] = json!(saved_as);
+                }
                 if let Some(diff) = &change.diff {
                     entry["diff"] = json!(diff);
                 }
@@ -109,25 +112,40 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
                 .iter()
                 .filter(|change| change.status.check_word().is_some())
                 .count();
+            let in_the_way_count = report
+                .changes
+                .iter()
+                .filter(|change| matches!(change.status, Status::Edited | Status::Blocked))
+                .count();
             if differing == 0 {
                 err("generated files are up to date");
-            } else {
+            } else if in_the_way_count == 0 {
                 err(&format!(
                     "{differing} generated file(s) differ from their sources; run `ai-rulez generate` and commit the result"
                 ));
-            }
-            if in_the_way(&report) {
-                err(IN_THE_WAY_HINT);
+            } else {
+                // `generate` refuses while these are there, so telling the user to run it would
+                // send them in a circle: say how to settle each one first.
+                let then = if differing > in_the_way_count {
+                    ", then run `ai-rulez generate` and commit the result"
+                } else {
+                    ""
+                };
+                err(&format!(
+                    "{in_the_way_count} file(s) hold changes ai-rulez did not make; keep or drop each as said below{then}"
+                ));
+                print_ways_out(&report);
             }
         }
         Mode::DryRun => {
             for change in &report.changes {
                 out(&format!("{}: {}", change.status.action_word(), change.path));
+                print_saved(change);
                 print_diff(change.diff.as_deref().unwrap_or_default());
             }
             // The dry run predicts the real run: it would refuse, so say so and exit 1.
             if in_the_way(&report) && !config.options.force {
-                err(IN_THE_WAY_HINT);
+                print_ways_out(&report);
                 return Ok(1);
             }
         }
@@ -143,6 +161,7 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
                 .filter(|change| !matches!(change.status, Status::Unchanged | Status::Kept))
             {
                 out(&format!("{}: {}", change.status.action_word(), change.path));
+                print_saved(change);
                 print_diff(change.diff.as_deref().unwrap_or_default());
             }
             let written = report
@@ -163,13 +182,36 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
             err(&format!(
                 "{written} written, {unchanged} unchanged, {deleted} removed"
             ));
+            // A lock that no longer matches fails the pre-commit hook: say so now, not there.
+            if let Some(notice) = crate::lock::pin::stale_lock_notice(&global.start)? {
+                err(&notice);
+            }
         }
     }
     Ok(if drift { 2 } else { 0 })
 }
 
-/// What to do about `edited:` and `blocked:` paths.
-const IN_THE_WAY_HINT: &str = "`generate` refuses while files it cannot prove it wrote are in the way: move hand edits into .ai-rulez/ (or the files elsewhere), then run `ai-rulez generate --force`, which replaces only those files (hand-written root files keep their text)";
+/// Prints, for every `edited:` and `blocked:` path, how to keep or drop what is there (the
+/// writer's detail: the source item to copy an edit into, or `generate --force` and the `.orig`
+/// copy it saves), one `path: detail` line each on stderr.
+fn print_ways_out(report: &crate::write::Report) {
+    for change in &report.changes {
+        if matches!(change.status, Status::Edited | Status::Blocked) {
+            err(&format!(
+                "{}: {}",
+                change.path,
+                change.detail.as_deref().unwrap_or_default()
+            ));
+        }
+    }
+}
+
+/// Prints `save: <path>.orig` when `--force` saves the file it replaces.
+fn print_saved(change: &crate::write::Change) {
+    if let Some(saved_as) = &change.saved_as {
+        out(&format!("save: {saved_as}"));
+    }
+}
 
 /// Whether hand edits or hand-written files block a write run.
 fn in_the_way(report: &crate::write::Report) -> bool {

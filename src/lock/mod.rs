@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::hash::Provenance;
 use crate::mcp_config::{self, DocumentShape, McpServer};
 use crate::plan::{Content, Plan};
 use crate::write;
@@ -338,6 +339,10 @@ pub struct Change {
     /// With `--diff`: what differs, in a sentence, where there is no content diff.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// For a generated file edited by hand (its banner's hash no longer matches): the source
+    /// its banner names, where the edit belongs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edited_from: Option<String>,
 }
 
 impl Change {
@@ -382,6 +387,7 @@ pub(crate) fn source_changes(
             new: new.map(str::to_owned),
             diff: None,
             detail: None,
+            edited_from: None,
         };
     for (item_key, item) in &now {
         match locked.get(item_key) {
@@ -424,6 +430,7 @@ pub(crate) fn source_changes(
                 new: new.map(str::to_owned),
                 diff: None,
                 detail: None,
+                edited_from: None,
             };
         for (name, digest) in &now {
             match locked.get(name) {
@@ -468,6 +475,12 @@ pub(crate) fn output_changes(
             Some(digest) if *digest != output.digest => "changed",
             Some(_) => continue,
         };
+        let edited_from = cache
+            .get(output.path.as_str())
+            .and_then(Option::as_ref)
+            .filter(|_| output.entry.is_none() && !output.section)
+            .filter(|(_, data)| crate::hash::banner_provenance(data) == Provenance::Edited)
+            .and_then(|(_, data)| crate::hash::banner_source(data));
         changes.push(Change {
             scope: "output",
             change,
@@ -479,6 +492,7 @@ pub(crate) fn output_changes(
             new: current,
             diff: None,
             detail: None,
+            edited_from,
         });
     }
     // A git-ignored output is never committed, so the index cannot hold it.
