@@ -196,4 +196,7 @@ pub struct InitArgs {
     /// Presets to enable (comma-separated).
     #[arg(long, value_name = "A,B", default_value = "claude,cursor,codex")]
     pub presets: String,
+    /// Create a project inside an existing one on purpose (refused otherwise).
+    #[arg(long)]
+    pub nested: bool,
 }
