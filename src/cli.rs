@@ -46,6 +46,16 @@ pub enum Command {
     Mcp(McpArgs),
     /// Show everything that applies to a file or folder, and why.
     Explain(ExplainArgs),
+    /// Print a shell completion script (e.g. `ai-rulez completions bash > ~/.local/share/bash-completion/completions/ai-rulez`).
+    Completions(CompletionsArgs),
+}
+
+/// `completions` arguments.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// `mcp` arguments.
@@ -139,6 +149,8 @@ pub struct LockArgs {
 pub enum HookCommand {
     /// Write a pre-commit hook that runs `ai-rulez lock --check --staged`.
     Install,
+    /// Remove the pre-commit hook `hook install` wrote (a hook ai-rulez did not write is refused).
+    Uninstall,
 }
 
 /// Output format.

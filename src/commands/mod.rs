@@ -2,6 +2,7 @@
 //! the library.
 
 pub(crate) mod clean;
+pub(crate) mod completions;
 pub(crate) mod explain;
 pub(crate) mod generate;
 pub(crate) mod hook;

@@ -465,3 +465,172 @@ fn init_names_each_existing_setup_and_says_import_is_not_yet_supported() {
             .starts_with("# Ours\n\n<!-- BEGIN ai-rulez")
     );
 }
+
+#[test]
+fn completions_are_printed_for_each_shell_clap_knows() {
+    let project = Project::empty();
+    let bash = project.run(&["completions", "bash"]);
+    bash.expect_code(0);
+    assert!(
+        bash.stdout().starts_with("_ai__rulez() {\n"),
+        "{}",
+        bash.stdout()
+    );
+    // Every command is offered, this one and `hook uninstall` included.
+    for word in [
+        "generate",
+        "lock",
+        "completions",
+        "uninstall",
+        "--diff",
+        "--nested",
+    ] {
+        assert!(bash.stdout().contains(word), "{word} missing");
+    }
+    let zsh = project.run(&["completions", "zsh"]);
+    assert!(
+        zsh.stdout().starts_with("#compdef ai-rulez\n"),
+        "{}",
+        zsh.stdout()
+    );
+    let unknown = project.run(&["completions", "cmd"]);
+    unknown.expect_code(1);
+    assert_eq!(
+        unknown.stderr(),
+        "error: invalid value 'cmd' for '<SHELL>'\n  [possible values: bash, elvish, fish, powershell, zsh]\n\n\
+         For more information, try '--help'.\n"
+    );
+}
+
+/// A project in a real git repository (not just a `.git` marker), with the hook installed.
+fn repository_with_hook() -> Project {
+    let project = generated_claude_project();
+    fs_err::remove_dir_all(project.path().join(".git")).expect("remove marker");
+    git_ok(&project, &["init", "-q", "."]);
+    project.run(&["hook", "install"]).expect_code(0);
+    project
+}
+
+#[test]
+fn hook_uninstall_removes_only_the_hook_ai_rulez_wrote() {
+    let project = repository_with_hook();
+    let removed = project.run(&["hook", "uninstall"]);
+    removed.expect_code(0);
+    assert_eq!(removed.stdout(), "removed: ./.git/hooks/pre-commit\n");
+    assert!(!project.exists(".git/hooks/pre-commit"));
+    let absent = project.run(&["hook", "uninstall"]);
+    absent.expect_code(0);
+    assert_eq!(absent.stdout(), "absent: ./.git/hooks/pre-commit\n");
+    // The hook an earlier version wrote is ours too: install upgrades it, uninstall removes it.
+    let earlier = "#!/bin/sh\n# ai-rulez pre-commit hook (written by `ai-rulez hook install`)\n\
+                   # Refuses a commit whose .ai-rulez sources and generated files disagree with the lock.\n\
+                   exec ai-rulez lock --check --staged\n";
+    project.write(".git/hooks/pre-commit", earlier);
+    assert_eq!(
+        project.run(&["hook", "install"]).expect_code(0).stdout(),
+        "updated: ./.git/hooks/pre-commit\n"
+    );
+    project.write(".git/hooks/pre-commit", earlier);
+    project.run(&["hook", "uninstall"]).expect_code(0);
+    assert!(!project.exists(".git/hooks/pre-commit"));
+    // A foreign hook, and an ai-rulez hook someone edited, are left alone.
+    project.write(".git/hooks/pre-commit", "#!/bin/sh\nmake lint\n");
+    let foreign = project.run(&["hook", "uninstall"]);
+    foreign.expect_code(1);
+    assert_eq!(
+        foreign.stderr(),
+        "error: ./.git/hooks/pre-commit was not written by ai-rulez; it is left alone. If it runs \
+         `ai-rulez lock --check --staged`, remove that line yourself\n"
+    );
+    assert_eq!(
+        project.read(".git/hooks/pre-commit"),
+        "#!/bin/sh\nmake lint\n"
+    );
+    fs_err::remove_file(project.path().join(".git/hooks/pre-commit")).expect("remove");
+    project.run(&["hook", "install"]).expect_code(0);
+    let edited = format!("{}make lint\n", project.read(".git/hooks/pre-commit"));
+    project.write(".git/hooks/pre-commit", &edited);
+    let refused = project.run(&["hook", "uninstall"]);
+    refused.expect_code(1);
+    assert_eq!(
+        refused.stderr(),
+        "error: ./.git/hooks/pre-commit was written by ai-rulez and then edited; it is left alone. Remove the \
+         `ai-rulez lock --check --staged` line from it yourself, or delete it if nothing else in it is needed\n"
+    );
+    assert_eq!(project.read(".git/hooks/pre-commit"), edited);
+}
+
+#[test]
+fn the_hook_says_how_to_install_ai_rulez_when_it_is_not_on_path() {
+    let project = repository_with_hook();
+    // An empty PATH: `command`, `echo` and `exit` are shell builtins, so only ai-rulez is missing.
+    let empty = tempfile::tempdir().expect("temp dir");
+    let run = std::process::Command::new("/bin/sh")
+        .arg(".git/hooks/pre-commit")
+        .current_dir(project.path())
+        .env("PATH", empty.path())
+        .output()
+        .expect("sh runs");
+    assert_eq!(run.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "");
+    assert_eq!(
+        String::from_utf8_lossy(&run.stderr),
+        "ai-rulez pre-commit hook: the ai-rulez command is not on PATH, so the lock cannot be checked.\n\
+         Install it (in a checkout of ai-rulez: cargo install --path . ; see its README), or delete \
+         ./.git/hooks/pre-commit to stop this check.\n"
+    );
+}
+
+#[test]
+fn yaml_errors_name_one_file_line_and_a_column() {
+    let project = generated_claude_project();
+    project.write(
+        ".ai-rulez/rules/bad.md",
+        "---\npriority: high\npriority: low\n---\nBody.\n",
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr(),
+        "error: .ai-rulez/rules/bad.md:3: invalid YAML frontmatter at column 1: duplicate key `priority`; \
+         each key may appear once\n"
+    );
+    project.write(
+        ".ai-rulez/rules/bad.md",
+        "---\npriority: high\ntitle: a: b\n---\nBody.\n",
+    );
+    let validate = project.run(&["validate"]);
+    assert_eq!(
+        validate.stdout(),
+        ".ai-rulez/rules/bad.md:3: AR306 invalid YAML frontmatter at column 9: mapping values are not allowed \
+         in this context\n"
+    );
+    // The v3 config.yaml: the same shape, its own line.
+    let v3 = Project::empty();
+    v3.write(
+        ".ai-rulez/config.yaml",
+        "version: \"3.0\"\nmetadata:\n  name: x\npresets: [claude\nrules: []\n",
+    );
+    assert_eq!(
+        v3.run(&["generate"]).expect_code(1).stderr(),
+        "error: .ai-rulez/config.yaml:5: invalid YAML at column 6: illegal placement of ':' indicator\n"
+    );
+}
+
+#[test]
+fn explain_quotes_only_the_glob_that_matched() {
+    let project = generated_claude_project();
+    project.write(
+        ".ai-rulez/rules/ui.md",
+        "---\npaths: [\"**/*.py\", \"src/**/*.tsx\", \"docs/**\"]\n---\nUI rule.\n",
+    );
+    project.write("src/ui/button.tsx", "export {};\n");
+    let run = project.run(&["explain", "src/ui/button.tsx"]);
+    run.expect_code(0);
+    assert!(
+        run.stdout()
+            .contains("## rule ui (`ui`)\nWhy: rule `src/**/*.tsx` matches `src/ui/button.tsx`\n"),
+        "{}",
+        run.stdout()
+    );
+}

@@ -549,7 +549,7 @@ fn b26_stdout_carries_only_json_rpc_even_with_trace_logging_and_a_broken_file() 
         assert_eq!(
             data["problems"],
             json!([
-                ".ai-rulez/rules/bad.md:2: invalid YAML frontmatter: error: line 1 column 11: unclosed bracket '['"
+                ".ai-rulez/rules/bad.md:2: invalid YAML frontmatter at column 11: unclosed bracket '['"
             ])
         );
         // The diagnostic is logged on stderr, never on stdout.
@@ -1266,7 +1266,7 @@ fn generate_validate_lock_init_and_version_tools() {
     );
     assert_eq!(
         server.ok("validate_config", json!({})),
-        json!({"valid": false, "errors": [".ai-rulez/rules/bad.md:2: AR306 invalid YAML frontmatter: error: line 1 column 11: unclosed bracket '['"], "warnings": []})
+        json!({"valid": false, "errors": [".ai-rulez/rules/bad.md:2: AR306 invalid YAML frontmatter at column 11: unclosed bracket '['"], "warnings": []})
     );
     fs_err::remove_file(project.path().join(".ai-rulez/rules/bad.md")).expect("remove");
     project.run(&["lock"]).expect_code(0);
