@@ -91,10 +91,15 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
                 entry
             })
             .collect();
+        let lock_notice = match config.mode {
+            Mode::Write => crate::lock::pin::stale_lock_notice(&global.start)?,
+            Mode::Check | Mode::DryRun => None,
+        };
         print_json(&json!({
             "status": if drift { "drift" } else { "ok" },
             "mode": match config.mode { Mode::Write => "write", Mode::Check => "check", Mode::DryRun => "dry-run" },
             "changes": changes,
+            "lock_stale": lock_notice,
             "warnings": warnings,
         }));
         return Ok(if drift { 2 } else { 0 });

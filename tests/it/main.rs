@@ -3,6 +3,7 @@
 mod bug_cases;
 mod concurrency;
 mod confinement;
+mod conveniences;
 mod corpus;
 mod crash;
 mod first_hour;
