@@ -153,13 +153,15 @@ fn dry_run_diff_shows_new_files_from_dev_null_and_json_carries_the_diff() {
 fn diffs_are_coloured_only_when_asked_for_and_never_under_no_color() {
     let project = generated_claude_project();
     edit_rule_source_and_output(&project);
+    // Empty values count as unset, so the caller's environment cannot decide these runs.
+    let unset = [("NO_COLOR", ""), ("CLICOLOR_FORCE", "")];
     // Piped (as here): plain text.
-    let piped = project.run(&["generate", "--check", "--diff"]);
+    let piped = project.run_with_env(&["generate", "--check", "--diff"], &unset);
     assert!(!piped.stdout().contains('\u{1b}'), "{}", piped.stdout());
     // CLICOLOR_FORCE stands in for a terminal: removed lines red, added green, hunks cyan.
     let forced = project.run_with_env(
         &["generate", "--check", "--diff"],
-        &[("CLICOLOR_FORCE", "1")],
+        &[("NO_COLOR", ""), ("CLICOLOR_FORCE", "1")],
     );
     let stdout = forced.stdout();
     assert!(
