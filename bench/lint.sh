@@ -6,7 +6,7 @@
 #
 # Usage:   bash bench/lint.sh
 # Tunables: RULES=1800 SKILLS=200 WARMUP=2 MIN_RUNS=10; BIN=path times that binary instead of
-#           building the release profile first.
+#           building the dist profile first.
 # Output:  the hyperfine table, bench/out/lint.json, and a line with the median of
 #          validate + scan and the ratio against the Go figure. Target: <= 300 ms median.
 set -euo pipefail
@@ -24,8 +24,8 @@ SAMPLE=$BENCH/make-sample.sh
 command -v hyperfine >/dev/null || { echo "hyperfine is required (apt-get install hyperfine)" >&2; exit 1; }
 mkdir -p "$OUT"
 if [ -z "${BIN:-}" ]; then
-  timeout 900 cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml"
-  BIN=$ROOT/target/release/ai-rulez
+  timeout 900 cargo build --profile dist --quiet --manifest-path "$ROOT/Cargo.toml"
+  BIN=$ROOT/target/dist/ai-rulez
 fi
 
 WORK=$(mktemp -d)

@@ -7,8 +7,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 out="$here/out/lock"
 command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine >/dev/null; }
-(cd "$repo" && cargo build --release --quiet)
-bin="$repo/target/release/ai-rulez"
+(cd "$repo" && cargo build --profile dist --quiet)
+bin="$repo/target/dist/ai-rulez"
 mkdir -p "$out"
 printf '| items | domains | lock --check median (ms) | git status median (ms) | ratio |\n|---:|---:|---:|---:|---:|\n' > "$out/results.md"
 for items in 1500 6000 20000; do

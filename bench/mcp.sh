@@ -19,8 +19,8 @@ RUNS=${RUNS:-20}
 CALLS=${CALLS:-1000}
 
 command -v python3 >/dev/null || { echo "error: python3 is needed" >&2; exit 1; }
-(cd "$ROOT" && cargo build --release --quiet)
-BIN=$ROOT/target/release/ai-rulez
+(cd "$ROOT" && cargo build --profile dist --quiet)
+BIN=$ROOT/target/dist/ai-rulez
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 

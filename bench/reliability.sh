@@ -26,8 +26,8 @@ UPDATES=${UPDATES:-100}
 RACES=${RACES:-50}
 
 command -v python3 >/dev/null || { echo "error: python3 is needed" >&2; exit 1; }
-(cd "$ROOT" && cargo build --release --quiet && cargo build --release --quiet --bench lock_overhead)
-BIN=$ROOT/target/release/ai-rulez
+(cd "$ROOT" && cargo build --profile dist --quiet && cargo build --profile dist --quiet --bench lock_overhead)
+BIN=$ROOT/target/dist/ai-rulez
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -204,4 +204,4 @@ echo "writer lock, uncontended acquire + release (benches/lock_overhead.rs):"
 (cd "$ROOT" && cargo bench --quiet --bench lock_overhead 2>/dev/null | sed 's/^/  /')
 
 echo "fuzzing (proptest targets in tests/it/fuzz.rs, ${AI_RULEZ_FUZZ_CASES:=20000} cases each):"
-(cd "$ROOT" && AI_RULEZ_FUZZ_CASES=$AI_RULEZ_FUZZ_CASES cargo test --release --quiet --test it fuzz:: 2>&1 | grep -E "fuzz|test result" | sed 's/^/  /') || echo "  (fuzz targets failed: see above)"
+(cd "$ROOT" && AI_RULEZ_FUZZ_CASES=$AI_RULEZ_FUZZ_CASES cargo test --profile dist --quiet --test it fuzz:: 2>&1 | grep -E "fuzz|test result" | sed 's/^/  /') || echo "  (fuzz targets failed: see above)"

@@ -69,9 +69,9 @@ RULER_NODE=${RULER_NODE:-$NODE22}
 [ -f "$RULESYNC_JS" ] && [ -f "$RULER_JS" ] || die "peer CLIs missing under $TOOLS"
 
 # ---------------------------------------------------------------- our binary
-log "cargo build --release (fat LTO: a cold build takes minutes)"
-(cd "$ROOT" && timeout 1800 cargo build --release --quiet)
-OURS=$ROOT/target/release/ai-rulez
+log "cargo build --profile dist (fat LTO: a cold build takes minutes)"
+(cd "$ROOT" && timeout 1800 cargo build --profile dist --quiet)
+OURS=$ROOT/target/dist/ai-rulez
 [ -x "$OURS" ] || die "no $OURS after build"
 
 # ---------------------------------------------------------------- samples

@@ -15,7 +15,7 @@
 #
 # Usage:     bash bench/scale.sh
 # Tunables:  SIZES="10000 30000 100000" RUNS=5; BIN=path times that binary instead of building
-#            the release profile (fat LTO: a cold build takes minutes).
+#            the dist profile (fat LTO: a cold build takes minutes).
 # Output:    the table on stdout and in bench/out/scale/results.md; hyperfine JSON next to it.
 #            The generated trees are kept under bench/out/scale/tree-<size> (deleted and rebuilt
 #            on every run) so a slow case can be inspected or profiled afterwards.
@@ -33,8 +33,8 @@ if ! command -v hyperfine >/dev/null; then
   timeout 300 apt-get update -qq && timeout 600 apt-get install -y -qq hyperfine >/dev/null
 fi
 if [ -z "${BIN:-}" ]; then
-  (cd "$ROOT" && timeout 1800 cargo build --release --quiet)
-  BIN=$ROOT/target/release/ai-rulez
+  (cd "$ROOT" && timeout 1800 cargo build --profile dist --quiet)
+  BIN=$ROOT/target/dist/ai-rulez
 fi
 case "$OUT" in *[[:space:]]*) echo "error: bench path must not contain spaces: $OUT" >&2; exit 1 ;; esac
 mkdir -p "$OUT"

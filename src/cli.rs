@@ -46,6 +46,16 @@ pub enum Command {
     Mcp(McpArgs),
     /// Show everything that applies to a file or folder, and why.
     Explain(ExplainArgs),
+    /// Print a shell completion script (e.g. `ai-rulez completions bash > ~/.local/share/bash-completion/completions/ai-rulez`).
+    Completions(CompletionsArgs),
+}
+
+/// `completions` arguments.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// `mcp` arguments.
@@ -123,7 +133,7 @@ pub struct LockArgs {
     /// Write nothing; compare the lock with the sources and generated files; exit 2 on any difference.
     #[arg(long, conflicts_with = "diff")]
     pub check: bool,
-    /// Write nothing; print every difference and exit 0.
+    /// Write nothing; print every difference (with a content diff where it can be known) and exit 0.
     #[arg(long)]
     pub diff: bool,
     /// Compare with the git index (what is being committed) instead of the working tree.
@@ -139,6 +149,8 @@ pub struct LockArgs {
 pub enum HookCommand {
     /// Write a pre-commit hook that runs `ai-rulez lock --check --staged`.
     Install,
+    /// Remove the pre-commit hook `hook install` wrote (a hook ai-rulez did not write is refused).
+    Uninstall,
 }
 
 /// Output format.
@@ -165,6 +177,9 @@ pub struct GenerateArgs {
     /// Refuse to run when the sources differ from .ai-rulez/ai-rulez.lock.
     #[arg(long)]
     pub locked: bool,
+    /// Print a unified diff of every file that differs or would change (coloured on a terminal).
+    #[arg(long)]
+    pub diff: bool,
     /// Profiles to use (comma-separated); default: the config's `default`.
     #[arg(short, long, value_name = "A,B")]
     pub profile: Option<String>,
@@ -193,4 +208,7 @@ pub struct InitArgs {
     /// Presets to enable (comma-separated).
     #[arg(long, value_name = "A,B", default_value = "claude,cursor,codex")]
     pub presets: String,
+    /// Create a project inside an existing one on purpose (refused otherwise).
+    #[arg(long)]
+    pub nested: bool,
 }

@@ -120,21 +120,9 @@ fn parse_yaml(path: &str, yaml: &str) -> Result<IndexMap<String, Value>> {
     }
     let lenient = quote_bare_glob_values(yaml);
     let options = serde_saphyr::options! { strict_booleans: true };
-    let value: Value = serde_saphyr::from_str_with_options(&lenient, options).map_err(|error| {
-        // Line 1 of the YAML text is line 2 of the file.
-        let line = error
-            .location()
-            .map(|location| usize::try_from(location.line()).unwrap_or(0) + 1);
-        Error::invalid_as(
-            yaml_error_kind(&error),
-            path,
-            line,
-            format!(
-                "invalid YAML frontmatter: {}",
-                first_line(&error.to_string())
-            ),
-        )
-    })?;
+    // Line 1 of the YAML text is line 2 of the file.
+    let value: Value = serde_saphyr::from_str_with_options(&lenient, options)
+        .map_err(|error| yaml_error(path, &error, 1, "invalid YAML frontmatter"))?;
     match value {
         Value::Object(map) => Ok(map.into_iter().collect()),
         Value::Null => Ok(IndexMap::new()),
@@ -299,17 +287,39 @@ fn is_plain_safe(value: &str) -> bool {
 /// naming `path` and the line of the YAML error.
 pub(crate) fn parse_yaml_document(path: &str, text: &str) -> Result<Value> {
     let options = serde_saphyr::options! { strict_booleans: true };
-    serde_saphyr::from_str_with_options(text, options).map_err(|error| {
-        let line = error
-            .location()
-            .map(|location| usize::try_from(location.line()).unwrap_or(0));
-        Error::invalid_as(
-            yaml_error_kind(&error),
-            path,
-            line,
-            format!("invalid YAML: {}", first_line(&error.to_string())),
-        )
-    })
+    serde_saphyr::from_str_with_options(text, options)
+        .map_err(|error| yaml_error(path, &error, 0, "invalid YAML"))
+}
+
+/// One message shape for every YAML error (frontmatter and `config.yaml`): the error names the
+/// file and its 1-based line in that file (the YAML reader's line plus `lines_before`, the file
+/// lines above the YAML text), and the message says `what` and the problem at a column, with
+/// no second, differently counted line number and none of the reader's advice to its callers.
+fn yaml_error(path: &str, error: &serde_saphyr::Error, lines_before: usize, what: &str) -> Error {
+    let location = error.location();
+    let line =
+        location.map(|location| usize::try_from(location.line()).unwrap_or(0) + lines_before);
+    let mut problem = first_line(&error.to_string());
+    if let Some(rest) = problem.strip_prefix("error: ") {
+        problem = rest.to_owned();
+    }
+    // The reader prefixes its own `line L column C: `; the line is already in the error.
+    if problem.starts_with("line ")
+        && let Some((_, rest)) = problem.split_once(": ")
+    {
+        problem = rest.to_owned();
+    }
+    if let Some(key) = problem.strip_prefix("duplicate mapping key: ") {
+        let key = key
+            .split_once(", set DuplicateKeyPolicy")
+            .map_or(key, |(key, _)| key);
+        problem = format!("duplicate key `{key}`; each key may appear once");
+    }
+    let message = match location {
+        Some(location) => format!("{what} at column {}: {problem}", location.column()),
+        None => format!("{what}: {problem}"),
+    };
+    Error::invalid_as(yaml_error_kind(error), path, line, message)
 }
 
 #[cfg(test)]

@@ -59,6 +59,16 @@ pub(crate) fn plan(
     Ok((project, plan))
 }
 
+/// How a `generate` run treats files in the way and what it reports besides statuses.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Overwrite files ai-rulez cannot prove it wrote (`--force`); an edited file is saved as
+    /// `<path>.orig` first.
+    pub force: bool,
+    /// Attach a unified diff to every change (`--diff`).
+    pub diffs: bool,
+}
+
 /// `generate`: writes (or checks, or lists) every output.
 ///
 /// Errors: as [`plan`], plus refused writes (nothing is written then) and I/O errors.
@@ -66,11 +76,12 @@ pub fn generate(
     start: &Path,
     profile: Option<&str>,
     mode: Mode,
-    force: bool,
+    options: Options,
     warnings: &mut Vec<String>,
 ) -> Result<Outcome> {
     let (project, plan) = plan(start, profile, mode, warnings)?;
-    let settings = settings(&project, force, false);
+    let mut settings = settings(&project, options.force, false);
+    settings.diffs = options.diffs;
     let report = write::apply(&plan, &settings, mode)?;
     warnings.extend(notes_to_say(&plan, &report));
     let root = project.root.clone();
@@ -118,5 +129,6 @@ pub(crate) fn settings(project: &Project, force: bool, clean: bool) -> Settings<
         gitignore: project.config.gitignore,
         force,
         clean,
+        diffs: false,
     }
 }

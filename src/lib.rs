@@ -19,6 +19,7 @@ pub(crate) mod commands;
 pub(crate) mod config;
 pub(crate) mod confined_fs;
 pub(crate) mod content;
+pub(crate) mod diff;
 pub(crate) mod error;
 pub(crate) mod frontmatter;
 pub(crate) mod generate;
@@ -82,6 +83,8 @@ pub fn run() -> ExitCode {
         Command::Init(args) => commands::init::run(&global, args),
         Command::Lock(args) => commands::lock::run(&global, args),
         Command::Hook(cli::HookCommand::Install) => commands::hook::install(&global),
+        Command::Hook(cli::HookCommand::Uninstall) => commands::hook::uninstall(&global),
+        Command::Completions(args) => Ok(commands::completions::run(args)),
         Command::Mcp(args) => commands::mcp::run(&global, args),
         Command::Explain(args) => commands::explain::run(&global, args),
         Command::Validate(args) => commands::validate::run(&global, args),
@@ -115,7 +118,7 @@ fn wants_json(command: &Command) -> bool {
         Command::Validate(args) | Command::Scan(args) => {
             matches!(args.format, LintFormat::Json | LintFormat::Sarif)
         }
-        Command::Init(_) | Command::Hook(_) | Command::Mcp(_) => false,
+        Command::Init(_) | Command::Hook(_) | Command::Mcp(_) | Command::Completions(_) => false,
     }
 }
 
@@ -157,7 +160,7 @@ pub mod testing {
 
     /// Generating and cleaning the assistants' files.
     pub mod generate {
-        pub use crate::generate::{clean, generate};
+        pub use crate::generate::{Options, clean, generate};
     }
 
     /// Input size limits.

@@ -41,6 +41,9 @@ pub struct Markdown {
     /// Whether a hand-written file at this path may keep its text with our part in a managed
     /// section (root instruction files only).
     pub section_allowed: bool,
+    /// What the file is generated from, as its banner names it (an item's file, or
+    /// `.ai-rulez/` for a file built from many items): where a hand edit belongs.
+    pub source: String,
 }
 
 impl Markdown {
@@ -80,6 +83,7 @@ impl Markdown {
             banner_end,
             has_frontmatter: frontmatter.is_some(),
             section_allowed,
+            source: source.to_owned(),
         }
     }
 

@@ -226,6 +226,7 @@ pub(crate) fn init_screened(
     directory: &Path,
     name: Option<&str>,
     presets: Option<&[String]>,
+    nesting: crate::init::Nesting,
 ) -> Result<PathBuf> {
     if let Some(name) = name {
         authoring::check_project_text("name", name)?;
@@ -234,5 +235,5 @@ pub(crate) fn init_screened(
         .iter()
         .map(|&name| name.to_owned())
         .collect();
-    crate::init::init_project(directory, name, presets.unwrap_or(&defaults))
+    crate::init::init_project(directory, name, presets.unwrap_or(&defaults), nesting)
 }

@@ -66,7 +66,13 @@ pub(crate) struct VersionInfo {
 /// Errors: as [`crate::generate::generate`].
 pub(crate) fn generate(start: &Path, profile: Option<&str>, mode: Mode) -> Result<GenerateReport> {
     let mut warnings = Vec::new();
-    let outcome = crate::generate::generate(start, profile, mode, false, &mut warnings)?;
+    let outcome = crate::generate::generate(
+        start,
+        profile,
+        mode,
+        crate::generate::Options::default(),
+        &mut warnings,
+    )?;
     warnings.extend(outcome.report.warnings.iter().cloned());
     let drift = mode == Mode::Check && outcome.report.has_drift();
     let changes = outcome

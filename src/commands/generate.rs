@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{Global, err, is_json, out, print_json, print_warnings};
+use super::{Global, err, is_json, out, print_diff, print_json, print_warnings};
 use crate::cli::{Format, GenerateArgs};
 use crate::write::{Mode, Status};
 
@@ -12,8 +12,8 @@ use crate::write::{Mode, Status};
 pub(crate) struct GenerateConfig {
     /// What to do.
     pub mode: Mode,
-    /// Overwrite unprovable files.
-    pub force: bool,
+    /// Overwrite unprovable files (saving edited ones as `.orig`) and attach diffs.
+    pub options: crate::generate::Options,
     /// Profile expression.
     pub profile: Option<String>,
     /// Refuse when sources drift from the lock.
@@ -35,7 +35,10 @@ impl GenerateConfig {
         };
         Self {
             mode,
-            force: args.force,
+            options: crate::generate::Options {
+                force: args.force,
+                diffs: args.diff,
+            },
             profile: args.profile.clone(),
             locked: args.locked,
             format: args.format,
@@ -65,7 +68,7 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
         &global.start,
         config.profile.as_deref(),
         config.mode,
-        config.force,
+        config.options,
         &mut warnings,
     )?;
     let report = outcome.report;
@@ -77,12 +80,26 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
         let changes: Vec<serde_json::Value> = report
             .changes
             .iter()
-            .map(|change| json!({"path": change.path, "status": status_name(config.mode, change.status), "detail": change.detail}))
+            .map(|change| {
+                let mut entry = json!({"path": change.path, "status": status_name(config.mode, change.status), "detail": change.detail});
+                if let Some(saved_as) = &change.saved_as {
+                    entry["saved_as"] = json!(saved_as);
+                }
+                if let Some(diff) = &change.diff {
+                    entry["diff"] = json!(diff);
+                }
+                entry
+            })
             .collect();
+        let lock_notice = match config.mode {
+            Mode::Write => crate::lock::pin::stale_lock_notice(&global.start)?,
+            Mode::Check | Mode::DryRun => None,
+        };
         print_json(&json!({
             "status": if drift { "drift" } else { "ok" },
             "mode": match config.mode { Mode::Write => "write", Mode::Check => "check", Mode::DryRun => "dry-run" },
             "changes": changes,
+            "lock_stale": lock_notice,
             "warnings": warnings,
         }));
         return Ok(if drift { 2 } else { 0 });
@@ -92,6 +109,7 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
             for change in &report.changes {
                 if let Some(word) = change.status.check_word() {
                     out(&format!("{word}: {}", change.path));
+                    print_diff(change.diff.as_deref().unwrap_or_default());
                 }
             }
             let differing = report
@@ -99,24 +117,40 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
                 .iter()
                 .filter(|change| change.status.check_word().is_some())
                 .count();
+            let in_the_way_count = report
+                .changes
+                .iter()
+                .filter(|change| matches!(change.status, Status::Edited | Status::Blocked))
+                .count();
             if differing == 0 {
                 err("generated files are up to date");
-            } else {
+            } else if in_the_way_count == 0 {
                 err(&format!(
                     "{differing} generated file(s) differ from their sources; run `ai-rulez generate` and commit the result"
                 ));
-            }
-            if in_the_way(&report) {
-                err(IN_THE_WAY_HINT);
+            } else {
+                // `generate` refuses while these are there, so telling the user to run it would
+                // send them in a circle: say how to settle each one first.
+                let then = if differing > in_the_way_count {
+                    ", then run `ai-rulez generate` and commit the result"
+                } else {
+                    ""
+                };
+                err(&format!(
+                    "{in_the_way_count} file(s) hold changes ai-rulez did not make; keep or drop each as said below{then}"
+                ));
+                print_ways_out(&report);
             }
         }
         Mode::DryRun => {
             for change in &report.changes {
                 out(&format!("{}: {}", change.status.action_word(), change.path));
+                print_saved(change);
+                print_diff(change.diff.as_deref().unwrap_or_default());
             }
             // The dry run predicts the real run: it would refuse, so say so and exit 1.
-            if in_the_way(&report) && !config.force {
-                err(IN_THE_WAY_HINT);
+            if in_the_way(&report) && !config.options.force {
+                print_ways_out(&report);
                 return Ok(1);
             }
         }
@@ -132,6 +166,8 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
                 .filter(|change| !matches!(change.status, Status::Unchanged | Status::Kept))
             {
                 out(&format!("{}: {}", change.status.action_word(), change.path));
+                print_saved(change);
+                print_diff(change.diff.as_deref().unwrap_or_default());
             }
             let written = report
                 .changes
@@ -151,13 +187,36 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
             err(&format!(
                 "{written} written, {unchanged} unchanged, {deleted} removed"
             ));
+            // A lock that no longer matches fails the pre-commit hook: say so now, not there.
+            if let Some(notice) = crate::lock::pin::stale_lock_notice(&global.start)? {
+                err(&notice);
+            }
         }
     }
     Ok(if drift { 2 } else { 0 })
 }
 
-/// What to do about `edited:` and `blocked:` paths.
-const IN_THE_WAY_HINT: &str = "`generate` refuses while files it cannot prove it wrote are in the way: move hand edits into .ai-rulez/ (or the files elsewhere), then run `ai-rulez generate --force`, which replaces only those files (hand-written root files keep their text)";
+/// Prints, for every `edited:` and `blocked:` path, how to keep or drop what is there (the
+/// writer's detail: the source item to copy an edit into, or `generate --force` and the `.orig`
+/// copy it saves), one `path: detail` line each on stderr.
+fn print_ways_out(report: &crate::write::Report) {
+    for change in &report.changes {
+        if matches!(change.status, Status::Edited | Status::Blocked) {
+            err(&format!(
+                "{}: {}",
+                change.path,
+                change.detail.as_deref().unwrap_or_default()
+            ));
+        }
+    }
+}
+
+/// Prints `save: <path>.orig` when `--force` saves the file it replaces.
+fn print_saved(change: &crate::write::Change) {
+    if let Some(saved_as) = &change.saved_as {
+        out(&format!("save: {saved_as}"));
+    }
+}
 
 /// Whether hand edits or hand-written files block a write run.
 fn in_the_way(report: &crate::write::Report) -> bool {

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use super::{Global, err, is_json, out, print_json, print_warnings};
+use super::{Global, err, is_json, out, print_diff, print_json, print_warnings};
 use crate::cli::LockArgs;
 use crate::lock::pin::{self, Against};
 
@@ -32,7 +32,11 @@ pub(crate) fn run(global: &Global, args: &LockArgs) -> anyhow::Result<u8> {
     } else {
         Against::WorkTree
     };
-    let changes = pin::check_lock(&global.start, against, false)?;
+    let changes = if args.diff {
+        crate::lock::diff::diff_lock(&global.start, against)?
+    } else {
+        pin::check_lock(&global.start, against, false)?
+    };
     if is_json(args.format) {
         print_json(&json!({
             "schema_version": 1,
@@ -43,19 +47,61 @@ pub(crate) fn run(global: &Global, args: &LockArgs) -> anyhow::Result<u8> {
     } else {
         for change in &changes {
             out(&change.line());
+            if let Some(detail) = &change.detail {
+                out(&format!("    {detail}"));
+            }
+            print_diff(change.diff.as_deref().unwrap_or_default());
         }
-        if changes.is_empty() {
-            err("the lock matches the sources and generated files");
-        } else {
-            err(&format!(
-                "{} difference(s) from the lock; run `ai-rulez generate`, then `ai-rulez lock`, and commit the result",
-                changes.len()
-            ));
-        }
+        print_summary(&global.start, against, &changes)?;
     }
     Ok(if args.check && !changes.is_empty() {
         2
     } else {
         0
     })
+}
+
+/// Prints what to do about the differences on stderr, so the next command is the right one:
+/// nothing to do; only `git add` (the working tree already matches the lock, the index does
+/// not); for each hand-edited generated file, how to keep the edit (copy it into the source its
+/// banner names) or drop it (`generate --force`, which saves the file as `.orig` first); else
+/// the usual `generate`, `lock`, commit.
+///
+/// Errors: reading the working tree or index for the `git add` case.
+fn print_summary(
+    start: &std::path::Path,
+    against: Against,
+    changes: &[crate::lock::Change],
+) -> anyhow::Result<()> {
+    if changes.is_empty() {
+        err("the lock matches the sources and generated files");
+        return Ok(());
+    }
+    if against == Against::Staged
+        && let Some(unstaged) = pin::unstaged_fixes(start, changes)?
+    {
+        err(&format!(
+            "the working tree matches the lock, but the commit does not: stage the files with\n    git add {}",
+            unstaged.join(" ")
+        ));
+        return Ok(());
+    }
+    let edited: Vec<&crate::lock::Change> = changes
+        .iter()
+        .filter(|change| change.edited_from.is_some())
+        .collect();
+    for change in &edited {
+        err(&format!(
+            "{path}: edited by hand; to keep the edit, copy it into {source}, then run `ai-rulez generate` and `ai-rulez lock`; to drop it, run `ai-rulez generate --force` (it saves the edited file as {path}.orig first), then `ai-rulez lock`",
+            path = change.path,
+            source = change.edited_from.as_deref().unwrap_or_default()
+        ));
+    }
+    if edited.len() < changes.len() {
+        err(&format!(
+            "{} difference(s) from the lock; run `ai-rulez generate`, then `ai-rulez lock`, and commit the result",
+            changes.len()
+        ));
+    }
+    Ok(())
 }

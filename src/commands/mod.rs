@@ -2,6 +2,7 @@
 //! the library.
 
 pub(crate) mod clean;
+pub(crate) mod completions;
 pub(crate) mod explain;
 pub(crate) mod generate;
 pub(crate) mod hook;
@@ -45,6 +46,31 @@ pub(crate) fn out(line: &str) {
 /// Prints one line to stderr.
 pub(crate) fn err(line: &str) {
     writeln!(std::io::stderr().lock(), "{line}").ok();
+}
+
+/// Prints a unified diff (see [`crate::diff::unified`]) on stdout: removed lines red, added lines
+/// green, hunk headers cyan when stdout is a terminal and `NO_COLOR` is unset (`anstream` decides
+/// and strips the colours otherwise), plain text when piped.
+pub(crate) fn print_diff(diff: &str) {
+    let removed = anstyle::AnsiColor::Red.on_default();
+    let added = anstyle::AnsiColor::Green.on_default();
+    let hunk = anstyle::AnsiColor::Cyan.on_default();
+    let bold = anstyle::Style::new().bold();
+    let mut stdout = anstream::stdout().lock();
+    for line in diff.lines() {
+        let style = if line.starts_with("---") || line.starts_with("+++") {
+            bold
+        } else if line.starts_with('-') {
+            removed
+        } else if line.starts_with('+') {
+            added
+        } else if line.starts_with("@@") {
+            hunk
+        } else {
+            anstyle::Style::new()
+        };
+        writeln!(stdout, "{style}{line}{style:#}").ok();
+    }
 }
 
 /// Prints a JSON document on stdout.

@@ -3,6 +3,7 @@
 //! and generated files no longer agree. The digest scheme is in [`digest`]; reading the
 //! working tree or the git index is in [`sources`].
 
+pub(crate) mod diff;
 pub(crate) mod digest;
 pub(crate) mod pin;
 pub(crate) mod sources;
@@ -12,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::hash::Provenance;
 use crate::mcp_config::{self, DocumentShape, McpServer};
 use crate::plan::{Content, Plan};
 use crate::write;
@@ -303,7 +305,7 @@ pub(crate) fn pinned_outputs(plan: &Plan, sections: &[String]) -> Vec<PinnedOutp
     outputs
 }
 
-fn leaf_digest(path: &str, executable: bool, data: &[u8]) -> String {
+pub(crate) fn leaf_digest(path: &str, executable: bool, data: &[u8]) -> String {
     format!("sha256:{}", hex::encode(file_leaf(path, executable, data)))
 }
 
@@ -330,6 +332,17 @@ pub struct Change {
     pub old: Option<String>,
     /// Digest now.
     pub new: Option<String>,
+    /// With `--diff`: the unified diff from the pinned content to the current one, where the
+    /// pinned content can be known (see [`diff::diff_lock`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// With `--diff`: what differs, in a sentence, where there is no content diff.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// For a generated file edited by hand (its banner's hash no longer matches): the source
+    /// its banner names, where the edit belongs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edited_from: Option<String>,
 }
 
 impl Change {
@@ -372,6 +385,9 @@ pub(crate) fn source_changes(
             path: item.path.clone(),
             old: old.map(str::to_owned),
             new: new.map(str::to_owned),
+            diff: None,
+            detail: None,
+            edited_from: None,
         };
     for (item_key, item) in &now {
         match locked.get(item_key) {
@@ -412,6 +428,9 @@ pub(crate) fn source_changes(
                 path: String::new(),
                 old: old.map(str::to_owned),
                 new: new.map(str::to_owned),
+                diff: None,
+                detail: None,
+                edited_from: None,
             };
         for (name, digest) in &now {
             match locked.get(name) {
@@ -456,6 +475,12 @@ pub(crate) fn output_changes(
             Some(digest) if *digest != output.digest => "changed",
             Some(_) => continue,
         };
+        let edited_from = cache
+            .get(output.path.as_str())
+            .and_then(Option::as_ref)
+            .filter(|_| output.entry.is_none() && !output.section)
+            .filter(|(_, data)| crate::hash::banner_provenance(data) == Provenance::Edited)
+            .and_then(|(_, data)| crate::hash::banner_source(data));
         changes.push(Change {
             scope: "output",
             change,
@@ -465,6 +490,9 @@ pub(crate) fn output_changes(
             path: output.path.clone(),
             old: Some(output.digest.clone()),
             new: current,
+            diff: None,
+            detail: None,
+            edited_from,
         });
     }
     // A git-ignored output is never committed, so the index cannot hold it.

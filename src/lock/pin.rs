@@ -192,3 +192,92 @@ fn current_config(snapshot: &Snapshot, paths: &LockPaths) -> Result<Option<crate
         .is_some_and(|extension| extension != "toml");
     Ok(crate::config::parse(&paths.config_file, &text, yaml, &mut Vec::new()).ok())
 }
+
+/// When the git index differs from the lock but the working tree matches it (fresh outputs and
+/// lock, not yet staged): every file the working tree's lock pins (sources, a skill's files one
+/// by one, outputs), the lock, the config and the manifest whose staged content differs from the working tree,
+/// as repository-relative paths for `git add`, sorted. All of them at once, so staging them
+/// makes the commit pass instead of revealing the next file. `None` when the working tree
+/// differs from the lock too (staging alone would not help).
+///
+/// Errors: as [`check_lock`].
+pub(crate) fn unstaged_fixes(start: &Path, staged: &[Change]) -> Result<Option<Vec<String>>> {
+    if !check_lock(start, Against::WorkTree, false)?.is_empty() {
+        return Ok(None);
+    }
+    let paths = locate(start)?;
+    let index = Snapshot::from_index(&paths.root)?;
+    let work_tree = Snapshot::WorkTree(crate::confined_fs::ProjectDir::open(&paths.root)?);
+    // The manifest is not pinned, but the next `generate` needs the committed one to match.
+    let manifest = if paths.config_dir.is_empty() {
+        ".ai-rulez.generated-manifest.json".to_owned()
+    } else {
+        format!("{}/.generated-manifest.json", paths.config_dir)
+    };
+    let mut candidates: Vec<String> =
+        vec![paths.lock_file.clone(), paths.config_file.clone(), manifest];
+    // Both locks: the working tree's names what the commit must hold, the staged one what it
+    // holds now (a source deleted from the working tree is only there).
+    for snapshot in [&work_tree, &index] {
+        let Some((_, bytes)) = snapshot.read(&paths.lock_file)? else {
+            continue;
+        };
+        let Ok(lock) = LockFile::parse(&paths.lock_file, &String::from_utf8_lossy(&bytes)) else {
+            continue;
+        };
+        for item in lock.items() {
+            if item.kind == "skill" {
+                candidates.extend(work_tree.files_under(&item.path)?);
+                candidates.extend(index.files_under(&item.path)?);
+            } else {
+                candidates.push(item.path);
+            }
+        }
+        candidates.extend(lock.outputs.iter().map(|output| output.path.clone()));
+    }
+    candidates.extend(
+        staged
+            .iter()
+            .filter(|change| !change.path.is_empty())
+            .map(|change| change.path.clone()),
+    );
+    candidates.sort_unstable();
+    candidates.dedup();
+    let prefix = gix::discover(&paths.root)
+        .ok()
+        .and_then(|repository| crate::git::index_prefix(&repository, &paths.root))
+        .unwrap_or_default();
+    let mut unstaged = Vec::new();
+    for path in candidates {
+        // A path that is not one file (a skill's folder, whose files are candidates already)
+        // cannot be read and is left out.
+        if let (Ok(staged), Ok(current)) = (index.read(&path), work_tree.read(&path))
+            && staged != current
+        {
+            unstaged.push(format!("{prefix}{path}"));
+        }
+    }
+    Ok(Some(unstaged))
+}
+
+/// After a `generate`: a sentence saying the project's lock no longer matches the sources and
+/// generated files (how many differences, and to run `ai-rulez lock`), or that it cannot be
+/// read. `None` when there is no lock or it matches.
+///
+/// Errors: no project, or the lock's folder cannot be read.
+pub(crate) fn stale_lock_notice(start: &Path) -> Result<Option<String>> {
+    let paths = locate(start)?;
+    let dir = crate::confined_fs::ProjectDir::open(&paths.root)?;
+    if dir.info(&paths.lock_file)?.is_none() {
+        return Ok(None);
+    }
+    Ok(match check_lock(start, Against::WorkTree, false) {
+        Ok(changes) if changes.is_empty() => None,
+        Ok(changes) => Some(format!(
+            "{} is now stale ({} difference(s) from the sources and generated files); run `ai-rulez lock` and commit it",
+            paths.lock_file,
+            changes.len()
+        )),
+        Err(error) => Some(format!("{error}; run `ai-rulez lock` to rewrite the lock")),
+    })
+}

@@ -85,7 +85,7 @@ impl Snapshot {
     ///
     /// Errors: in the working tree, a symlink anywhere below `prefix` (or `prefix` itself being
     /// one), so a linked folder is never mistaken for removed sources; listing failures.
-    fn files_under(&self, prefix: &str) -> Result<Vec<String>> {
+    pub(crate) fn files_under(&self, prefix: &str) -> Result<Vec<String>> {
         match self {
             Snapshot::Index { files, .. } => {
                 let start = format!("{prefix}/");

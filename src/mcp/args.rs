@@ -216,6 +216,8 @@ pub(crate) struct InitArgs {
     pub(crate) presets: Option<Vec<String>>,
     /// Folder to create .ai-rulez/ in (relative to where the server started); default: there.
     pub(crate) working_directory: Option<String>,
+    /// Create a project inside an existing one on purpose (default: refused).
+    pub(crate) nested: Option<bool>,
 }
 
 /// `enable_toolset` arguments.

@@ -148,7 +148,7 @@ pub enum Pairing {
 
 /// CLI commands without an MCP tool, with the reason (every other command is named by a tool's
 /// [`Pairing::Command`]).
-pub const CLI_ONLY: [(&str, &str); 5] = [
+pub const CLI_ONLY: [(&str, &str); 6] = [
     (
         "clean",
         "removing generated files is a person's decision, not an agent's",
@@ -159,6 +159,10 @@ pub const CLI_ONLY: [(&str, &str); 5] = [
         "installing git hooks changes the person's repository setup",
     ),
     ("mcp", "starts this server"),
+    (
+        "completions",
+        "shell completion scripts are for people typing commands",
+    ),
     (
         "scan",
         "a CI and review gate; agents get the same screening on every write",

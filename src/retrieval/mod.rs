@@ -360,8 +360,16 @@ fn applies_with(
     folder: bool,
 ) -> Option<String> {
     if matcher.is_match_candidate(candidate) {
-        let globs: Vec<String> = item.globs.iter().map(|glob| format!("`{glob}`")).collect();
-        return Some(format!("{} matches `{path}`", globs.join(", ")));
+        // Quote only the patterns that match (the matcher holds one glob per pattern, in
+        // order), so a long pattern list does not hide which one applied.
+        let globs: Vec<String> = matcher
+            .matches_candidate(candidate)
+            .into_iter()
+            .filter_map(|index| item.globs.get(index))
+            .map(|glob| format!("`{glob}`"))
+            .collect();
+        let verb = if globs.len() == 1 { "matches" } else { "match" };
+        return Some(format!("{} {verb} `{path}`", globs.join(", ")));
     }
     // Only a folder is covered by a glob that reaches inside it (or inside which it lies); a
     // file such as `src/a.js` must not match `src/**/*.ts` just because both start with `src/`.

@@ -127,7 +127,8 @@ pub(crate) fn write_file(dir: &ProjectDir, relative: &str, bytes: &[u8]) -> Resu
 /// repairs to the exact clean result:
 ///
 /// 1. the journal (every file and entry of the old manifest and of the new one) is installed
-///    first, so from then on every file this run may touch is provably ours;
+///    first, so from then on every file this run may touch is provably ours; then the copies
+///    `--force` makes of files it replaces (`<path>.orig`) are created, never over a file;
 /// 2. outputs are written (temporary file + rename each, on two threads);
 /// 3. orphans are deleted — before the new manifest is installed, which no longer lists them;
 /// 4. `.gitignore` and the new manifest are installed;
@@ -143,6 +144,13 @@ pub(super) fn perform_all(
     let journal_path = journal_path(&settings.manifest_path);
     if let Some(journal) = journal {
         dir.write(&journal_path, journal.as_bytes(), 0o644)?;
+    }
+    // Copies of files `--force` replaces come first, created only where nothing exists, so a
+    // failure here stops the run before anything is overwritten.
+    for operation in operations {
+        if let Operation::SaveOriginal { path, bytes, mode } = operation {
+            dir.create_new(path, bytes, *mode)?;
+        }
     }
     let bookkeeping = |path: &str| path == settings.manifest_path || path == ".gitignore";
     let writes: Vec<(&str, &[u8], u32)> = operations

@@ -62,7 +62,7 @@ impl State<'_> {
                     let owned = recorded
                         .iter()
                         .any(|known| known.key == entry.key && known.digest == digest);
-                    if !owned && !self.settings.force {
+                    if !owned {
                         conflicts.push(entry.key.join("."));
                     }
                     stale = true;
@@ -105,12 +105,23 @@ impl State<'_> {
         if entries.iter().any(|entry| entry.holds_resolved_secret) {
             self.secret_paths.push(path.to_owned());
         }
+        if !conflicts.is_empty() && self.settings.force {
+            // Forced over entries ai-rulez cannot prove it wrote: the document is saved first.
+            if let Some(text) = &text {
+                self.originals.push((
+                    path.to_owned(),
+                    text.clone().into_bytes(),
+                    disk_mode.unwrap_or(0o644),
+                ));
+            }
+            conflicts.clear();
+        }
         if !conflicts.is_empty() {
             self.record(
                 path,
                 Status::Blocked,
                 Some(format!(
-                    "{} not written by ai-rulez (or edited since); rename the entry, remove it, or use --force",
+                    "{} not written by ai-rulez (or edited since); to keep it, rename or remove the entry; to replace it, run `ai-rulez generate --force`, which saves the file as {path}.orig first",
                     conflicts.join(", ")
                 )),
             );

@@ -52,9 +52,21 @@ impl State<'_> {
                 if current == block {
                     (Status::Unchanged, text.to_owned())
                 } else if !section.unedited && !self.settings.force {
-                    self.record(path, Status::Edited, Some("the ai-rulez section was edited by hand; move your edits outside the markers or into .ai-rulez/, or use --force to replace the section (your text outside it stays)".to_owned()));
+                    let replaced =
+                        format!("{}{block}{}", &text[..section.start], &text[section.end..]);
+                    self.refused_content
+                        .insert(path.to_owned(), Cow::Owned(replaced.into_bytes()));
+                    self.record(path, Status::Edited, Some("the ai-rulez section was edited by hand; to keep the edit, move it outside the markers or into .ai-rulez/ and run `ai-rulez generate`; to drop it, run `ai-rulez generate --force`, which replaces only the section (your text outside it stays) and saves the file as {path}.orig first".replace("{path}", path)));
                     return;
                 } else {
+                    if !section.unedited {
+                        // Forced over a hand edit of the section: the whole file is saved first.
+                        self.originals.push((
+                            path.to_owned(),
+                            disk.to_vec(),
+                            disk_mode.unwrap_or(0o644),
+                        ));
+                    }
                     (
                         Status::Update,
                         format!("{}{block}{}", &text[..section.start], &text[section.end..]),

@@ -769,9 +769,11 @@ fn diff_prints_one_json_document_and_exits_zero() {
             "lock_version": 1,
             "changes": [
                 {"scope": "source", "change": "changed", "kind": "rule", "id": "always",
-                 "domain": "", "path": ".ai-rulez/rules/always.md", "old": old, "new": new},
+                 "domain": "", "path": ".ai-rulez/rules/always.md", "old": old, "new": new,
+                 "detail": format!("the lock keeps only a digest of each source (pinned {old}, now {new}); `git diff -- .ai-rulez/rules/always.md` shows the edit")},
                 {"scope": "output", "change": "missing", "kind": "", "id": "AGENTS.md",
-                 "domain": "", "path": "AGENTS.md", "old": agents, "new": null},
+                 "domain": "", "path": "AGENTS.md", "old": agents, "new": null,
+                 "detail": format!("pinned {agents}, now nothing; the lock keeps only digests and the sources no longer render to the pinned content, so `ai-rulez generate --check --diff` shows what generate would change")},
             ],
         })
     );
@@ -785,10 +787,13 @@ fn diff_prints_one_json_document_and_exits_zero() {
     // Text `--diff` lists the lines and exits 0.
     let text = project.run(&["lock", "--diff"]);
     text.expect_code(0);
-    assert_eq!(
-        text.stdout(),
-        "source changed rule always (.ai-rulez/rules/always.md)\n"
+    assert!(
+        text.stdout()
+            .starts_with("source changed rule always (.ai-rulez/rules/always.md)\n    the lock keeps only a digest of each source (pinned sha256:"),
+        "{}",
+        text.stdout()
     );
+    assert_eq!(text.stdout().lines().count(), 2, "{}", text.stdout());
 }
 
 #[test]
@@ -915,7 +920,11 @@ fn hook_install_writes_an_idempotent_hook_that_blocks_drifted_commits() {
     let hook = project.read(".git/hooks/pre-commit");
     assert_eq!(
         hook,
-        "#!/bin/sh\n# ai-rulez pre-commit hook (written by `ai-rulez hook install`)\n# Refuses a commit whose .ai-rulez sources and generated files disagree with the lock.\nexec ai-rulez lock --check --staged\n"
+        "#!/bin/sh\n# ai-rulez pre-commit hook (written by `ai-rulez hook install`)\n# Refuses a commit whose .ai-rulez sources and generated files disagree with the lock.\n\
+         if ! command -v ai-rulez >/dev/null 2>&1; then\n    \
+         echo 'ai-rulez pre-commit hook: the ai-rulez command is not on PATH, so the lock cannot be checked.' >&2\n    \
+         echo 'Install it (in a checkout of ai-rulez: cargo install --path . ; see its README), or delete ./.git/hooks/pre-commit to stop this check.' >&2\n    \
+         exit 1\nfi\nexec ai-rulez lock --check --staged\n"
     );
     assert_eq!(project.mode(".git/hooks/pre-commit"), 0o755);
     let second = project.run(&["hook", "install"]);
@@ -1026,11 +1035,13 @@ fn hook_install_outside_a_repository_is_an_error() {
     // `Project` marks the root with an empty `.git` folder, which is no repository.
     let run = project.run(&["hook", "install"]);
     run.expect_code(1);
-    assert!(
-        run.stderr()
-            .starts_with("error: no git repository found; run `git init` first"),
-        "{}",
-        run.stderr()
+    let start = fs_err::canonicalize(project.path()).expect("canonical");
+    assert_eq!(
+        run.stderr(),
+        format!(
+            "error: {} is not inside a git repository; the pre-commit hook belongs to one, so run this in your repository (or `git init` first)\n",
+            start.display()
+        )
     );
 }
 

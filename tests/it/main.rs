@@ -3,9 +3,10 @@
 mod bug_cases;
 mod concurrency;
 mod confinement;
+mod conveniences;
 mod corpus;
 mod crash;
-mod first_hour;
+mod edit_hints;
 mod fuzz;
 mod golden;
 mod hostile;
@@ -14,5 +15,6 @@ mod lock;
 mod mcp;
 mod mcp_registry;
 mod robustness;
+mod silent_mistakes;
 mod stdio_client;
 mod support;

@@ -549,7 +549,7 @@ fn b26_stdout_carries_only_json_rpc_even_with_trace_logging_and_a_broken_file() 
         assert_eq!(
             data["problems"],
             json!([
-                ".ai-rulez/rules/bad.md:2: invalid YAML frontmatter: error: line 1 column 11: unclosed bracket '['"
+                ".ai-rulez/rules/bad.md:2: invalid YAML frontmatter at column 11: unclosed bracket '['"
             ])
         );
         // The diagnostic is logged on stderr, never on stdout.
@@ -1266,7 +1266,7 @@ fn generate_validate_lock_init_and_version_tools() {
     );
     assert_eq!(
         server.ok("validate_config", json!({})),
-        json!({"valid": false, "errors": [".ai-rulez/rules/bad.md:2: AR306 invalid YAML frontmatter: error: line 1 column 11: unclosed bracket '['"], "warnings": []})
+        json!({"valid": false, "errors": [".ai-rulez/rules/bad.md:2: AR306 invalid YAML frontmatter at column 11: unclosed bracket '['"], "warnings": []})
     );
     fs_err::remove_file(project.path().join(".ai-rulez/rules/bad.md")).expect("remove");
     project.run(&["lock"]).expect_code(0);
@@ -1286,12 +1286,25 @@ fn generate_validate_lock_init_and_version_tools() {
         server.ok("get_version", json!({})),
         json!({"name": "ai-rulez", "version": env!("CARGO_PKG_VERSION")})
     );
-    // init_project in a new folder inside the start directory; never over an existing project.
+    // init_project in a folder inside a project is refused, naming the project (issue 14, B64);
+    // a nested project only on explicit request; never over an existing project.
     fs_err::create_dir_all(project.path().join("packages/new")).expect("mkdir");
+    let root = fs_err::canonicalize(project.path()).expect("canonical root");
+    assert_eq!(
+        server.fails(
+            "init_project",
+            json!({"working_directory": "packages/new", "name": "fresh", "presets": ["claude"]})
+        ),
+        format!(
+            "{}: is already an ai-rulez project (its config is .ai-rulez/config.toml); add to it instead of creating a second one inside it, or ask for a nested project on purpose (`init --nested`; MCP: `\"nested\": true`)",
+            root.display()
+        )
+    );
+    assert!(!project.exists("packages/new/.ai-rulez"));
     assert_eq!(
         server.ok(
             "init_project",
-            json!({"working_directory": "packages/new", "name": "fresh", "presets": ["claude"]})
+            json!({"working_directory": "packages/new", "name": "fresh", "presets": ["claude"], "nested": true})
         ),
         json!({"success": true, "operation": "init_project", "name": "fresh",
                "path": "packages/new/.ai-rulez",

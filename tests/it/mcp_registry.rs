@@ -162,7 +162,7 @@ fn parity_table_comes_from_the_registry_and_the_readme_shows_it() {
 }
 
 /// The schema keywords every client we serve accepts: Gemini's `parametersJsonSchema`
-/// (<https://ai.google.dev/api/caching#FunctionDeclaration>), OpenAI function `parameters`
+/// (<https://ai.google.dev/api/caching#FunctionDeclaration>), `OpenAI` function `parameters`
 /// (<https://platform.openai.com/docs/guides/function-calling>) and Anthropic `input_schema`
 /// (<https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use>). Keywords
 /// outside this set (`$schema`, `$ref`, `$defs`, `format`, `title`, `oneOf`, `anyOf`, `allOf`,

@@ -162,8 +162,19 @@ fn init_project() -> ToolSpec {
         handler: Handler::new(|server, args: InitArgs| -> Reply<Operation> {
             let folder = server.folder(args.working_directory.as_deref())?;
             let (name, presets) = (args.name.as_deref(), args.presets.as_deref());
-            let created = settings::init_screened(&folder, name, presets)?;
-            let message = "Created .ai-rulez/ with examples; run generate_outputs next.".to_owned();
+            let nesting = if args.nested.unwrap_or(false) {
+                crate::init::Nesting::Allow
+            } else {
+                crate::init::Nesting::Refuse
+            };
+            let created = settings::init_screened(&folder, name, presets, nesting)?;
+            let mut message =
+                "Created .ai-rulez/ with examples; run generate_outputs next.".to_owned();
+            for sentence in crate::init::existing_setups(&folder)? {
+                message.push(' ');
+                message.push_str(&sentence);
+                message.push('.');
+            }
             let path = server.shown_path(&created);
             let done = Operation::done("init_project", name.unwrap_or(""), &path, message);
             Ok(Answer::data(done))

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use ai_rulez::testing::generate::Options;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -236,16 +237,26 @@ fn fuzz_whole_project_pipeline() {
         }
         // Every entry point a user reaches: errors are fine, panics are not.
         let mut warnings = Vec::new();
-        let _dry =
-            ai_rulez::testing::generate::generate(root, None, Mode::DryRun, false, &mut warnings);
-        let written =
-            ai_rulez::testing::generate::generate(root, None, Mode::Write, false, &mut warnings);
+        let _dry = ai_rulez::testing::generate::generate(
+            root,
+            None,
+            Mode::DryRun,
+            Options::default(),
+            &mut warnings,
+        );
+        let written = ai_rulez::testing::generate::generate(
+            root,
+            None,
+            Mode::Write,
+            Options::default(),
+            &mut warnings,
+        );
         if written.is_ok() {
             let again = ai_rulez::testing::generate::generate(
                 root,
                 None,
                 Mode::Check,
-                false,
+                Options::default(),
                 &mut warnings,
             );
             prop_assert!(again.is_ok(), "{again:?}");
