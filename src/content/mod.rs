@@ -202,12 +202,141 @@ pub struct Item {
     pub triggers: Vec<String>,
     /// `always: true`: sent in full on every MCP `get_rules` call for its scope.
     pub always: bool,
-    /// `status: pending`: never generated nor served until a person activates it.
-    pub pending: bool,
+    /// `status`: only active items are generated and served; pending and rejected ones are
+    /// kept for review.
+    pub status: Status,
+    /// `source`: how the rule came to be, when written.
+    pub source: Option<Source>,
+    /// `evidence`: short text saying why the rule exists (a correction, a review comment).
+    pub evidence: Option<String>,
+    /// `refs`: paths, URLs or commit ids the rule came from, as written.
+    pub refs: Vec<String>,
+    /// `created`: the day the rule was saved, `YYYY-MM-DD`.
+    pub created: Option<String>,
+    /// `revises`: for a pending revision, the id of the active rule it would replace.
+    pub revises: Option<String>,
+}
+
+impl Item {
+    /// Whether the item is active: generated into outputs and served by the MCP reading tools.
+    #[must_use]
+    pub fn is_active(&self) -> bool {
+        self.status == Status::Active
+    }
+}
+
+/// Review state of an item (`status` in frontmatter; absent means active).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Generated and served.
+    Active,
+    /// Waiting for a person's review; never generated nor served.
+    Pending,
+    /// Turned down by a person; kept so the same rule is not proposed again.
+    Rejected,
+}
+
+impl Status {
+    /// Every status with its frontmatter spelling, in review order.
+    pub const ALL: [(Status, &'static str); 3] = [
+        (Status::Active, "active"),
+        (Status::Pending, "pending"),
+        (Status::Rejected, "rejected"),
+    ];
+
+    /// The frontmatter spelling.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(status, _)| *status == self)
+            .map_or("active", |(_, name)| name)
+    }
+
+    /// The status spelled `text`, if any.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL
+            .iter()
+            .find(|(_, name)| *name == text)
+            .map(|(status, _)| *status)
+    }
+}
+
+/// How a rule came to be (`source` in frontmatter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// A user's correction, saved with `record_feedback`.
+    Feedback,
+    /// A pull-request review comment.
+    Review,
+    /// A convention found in the code.
+    Discovered,
+    /// Proposed by an agent with `propose_rules`.
+    Proposed,
+    /// Written by a person.
+    Manual,
+}
+
+impl Source {
+    /// Every source with its frontmatter spelling.
+    pub const ALL: [(Source, &'static str); 5] = [
+        (Source::Feedback, "feedback"),
+        (Source::Review, "review"),
+        (Source::Discovered, "discovered"),
+        (Source::Proposed, "proposed"),
+        (Source::Manual, "manual"),
+    ];
+
+    /// The frontmatter spelling.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(source, _)| *source == self)
+            .map_or("manual", |(_, name)| name)
+    }
+
+    /// The source spelled `text`, if any.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL
+            .iter()
+            .find(|(_, name)| *name == text)
+            .map(|(source, _)| *source)
+    }
+}
+
+/// Whether `text` is a calendar date written `YYYY-MM-DD` (months 01–12, days valid for the
+/// month, leap years counted).
+#[must_use]
+pub(crate) fn is_iso_date(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let shape = bytes.len() == 10
+        && bytes[4] == b'-'
+        && bytes[7] == b'-'
+        && bytes
+            .iter()
+            .enumerate()
+            .all(|(index, byte)| index == 4 || index == 7 || byte.is_ascii_digit());
+    if !shape {
+        return false;
+    }
+    let number = |range: std::ops::Range<usize>| text[range].parse::<u32>().unwrap_or(0);
+    let (year, month, day) = (number(0..4), number(5..7), number(8..10));
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
 }
 
 /// Keys that only ai-rulez reads; they are never copied into an assistant's frontmatter.
-pub(crate) const AI_RULEZ_ONLY_KEYS: [&str; 14] = [
+pub(crate) const AI_RULEZ_ONLY_KEYS: [&str; 19] = [
     "title",
     "priority",
     "targets",
@@ -222,6 +351,11 @@ pub(crate) const AI_RULEZ_ONLY_KEYS: [&str; 14] = [
     "status",
     "always",
     "scope",
+    "source",
+    "evidence",
+    "refs",
+    "created",
+    "revises",
 ];
 
 /// Interprets a parsed document into an [`Item`].
@@ -328,16 +462,56 @@ pub(crate) fn interpret(
         Some(Value::Bool(flag)) => *flag,
         Some(_) => return Err(error("always", "`always` must be true or false".to_owned())),
     };
-    let pending = match string("status")?.as_deref() {
-        None | Some("active") => false,
-        Some("pending") => true,
-        Some(other) => {
-            return Err(error(
+    let status = match string("status")? {
+        None => Status::Active,
+        Some(text) => Status::parse(&text).ok_or_else(|| {
+            error(
                 "status",
-                format!("unknown status `{other}`; use active or pending"),
+                format!("unknown status `{text}`; use active, pending or rejected"),
+            )
+        })?,
+    };
+    let source = match string("source")? {
+        None => None,
+        Some(text) => Some(Source::parse(&text).ok_or_else(|| {
+            error(
+                "source",
+                format!(
+                    "unknown source `{text}`; use feedback, review, discovered, proposed or manual"
+                ),
+            )
+        })?),
+    };
+    let refs = match values.get("refs") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(entries)) => entries
+            .iter()
+            .map(|entry| match entry {
+                Value::String(text) => Ok(text.clone()),
+                _ => Err(error(
+                    "refs",
+                    "`refs` must be a list of strings (paths, URLs or commit ids)".to_owned(),
+                )),
+            })
+            .collect::<Result<Vec<String>>>()?,
+        Some(_) => {
+            return Err(error(
+                "refs",
+                "`refs` must be a list of strings (paths, URLs or commit ids)".to_owned(),
             ));
         }
     };
+    let created = string("created")?;
+    if let Some(text) = &created
+        && !is_iso_date(text)
+    {
+        return Err(error(
+            "created",
+            format!("`created` is `{text}`; write the day as YYYY-MM-DD, e.g. 2025-01-31"),
+        ));
+    }
+    let evidence = string("evidence")?;
+    let revises = string("revises")?;
     let title = match string("title")? {
         Some(title) if !title.trim().is_empty() => title.trim().to_owned(),
         _ => leading_heading(&document.body).unwrap_or_else(|| id.clone()),
@@ -362,7 +536,12 @@ pub(crate) fn interpret(
         title,
         triggers,
         always,
-        pending,
+        status,
+        source,
+        evidence,
+        refs,
+        created,
+        revises,
     })
 }
 

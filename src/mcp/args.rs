@@ -282,3 +282,19 @@ pub(crate) struct ToolsetsServed {
     /// Tools this call added to the list (empty when the toolset was already served).
     pub(crate) added: Vec<String>,
 }
+
+/// `record_feedback` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RecordFeedbackArgs {
+    /// One short, general, imperative sentence, e.g. "Use the repository layer for database access; never query from route handlers."
+    pub(crate) rule: String,
+    /// Files the correction concerned; the first one's folder is the default scope.
+    pub(crate) paths: Option<Vec<String>>,
+    /// `global`, `section:<folder>` or `glob:<patterns>`; default: from `paths`, else global.
+    pub(crate) scope: Option<String>,
+    /// The user's correction in a few words.
+    pub(crate) evidence: Option<String>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}

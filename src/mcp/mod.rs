@@ -208,6 +208,22 @@ impl Server {
         Ok(result?)
     }
 
+    /// Like [`Server::write`], for a writing tool that also needs the catalog (the search index
+    /// over the active rules) of the project as loaded before the write.
+    pub(crate) fn write_catalog<T>(
+        &self,
+        working_directory: Option<&str>,
+        run: impl FnOnce(&Catalog) -> Result<T>,
+    ) -> std::result::Result<T, ToolError> {
+        let start = self.start_for(working_directory, None)?;
+        let root = self.project_root(&start)?;
+        let mut state = self.lock_state()?;
+        let catalog = state.projects.catalog(&root)?;
+        let result = run(&catalog);
+        state.projects.mark_stale(&root);
+        Ok(result?)
+    }
+
     /// The folder `working_directory` names (checked as for any call); no project needed.
     pub(crate) fn folder(
         &self,

@@ -239,6 +239,21 @@ impl Catalog {
         }
     }
 
+    /// The active rules of the default view whose text shares at least one search term with
+    /// `text`, best BM25 match first (a rule sharing no term cannot be similar to `text`).
+    pub(crate) fn rules_sharing_terms(&self, text: &str) -> Vec<&Item> {
+        self.index
+            .rank(text)
+            .into_iter()
+            .map(|(number, _)| self.rule(number))
+            .collect()
+    }
+
+    /// Positions in `project.tree.items` of the default view's active rules, in priority order.
+    pub(crate) fn rule_positions(&self) -> &[usize] {
+        &self.rules
+    }
+
     fn rule(&self, number: usize) -> &Item {
         &self.project.tree.items[self.rules[number]]
     }

@@ -8,6 +8,7 @@ mod crash;
 mod fuzz;
 mod golden;
 mod hostile;
+mod learn;
 mod lint;
 mod lock;
 mod mcp;

@@ -1,0 +1,12 @@
+//! The learning loop: corrections and proposals an agent saves become rule files under
+//! `.ai-rulez/`, pending until a person approves them (an ordinary file change, reviewed in
+//! git), with checks against duplicates and contradictions, tagging, usage counts and review.
+//! The MCP `learn` toolset and the `review` command are thin calls into this module.
+
+pub(crate) mod day;
+pub(crate) mod draft;
+pub(crate) mod feedback;
+pub(crate) mod guard;
+pub(crate) mod matching;
+pub(crate) mod risk;
+pub(crate) mod similarity;
