@@ -55,15 +55,7 @@ pub(crate) struct Saved {
 pub(crate) fn render(draft: &Draft, created: &str) -> String {
     let mut lines = vec![format!("title: {}", frontmatter::yaml_string(&draft.title))];
     if !draft.triggers.is_empty() {
-        let triggers: Vec<serde_json::Value> = draft
-            .triggers
-            .iter()
-            .map(|trigger| serde_json::Value::String(trigger.clone()))
-            .collect();
-        lines.push(format!(
-            "triggers: {}",
-            frontmatter::yaml_value(&serde_json::Value::Array(triggers))
-        ));
+        lines.push(format!("triggers: {}", flow_list(&draft.triggers)));
     }
     if draft.always {
         lines.push("always: true".to_owned());
@@ -82,18 +74,31 @@ pub(crate) fn render(draft: &Draft, created: &str) -> String {
         lines.push(format!("evidence: {}", frontmatter::yaml_string(evidence)));
     }
     if !draft.refs.is_empty() {
-        let refs: Vec<serde_json::Value> = draft
-            .refs
-            .iter()
-            .map(|reference| serde_json::Value::String(reference.clone()))
-            .collect();
-        lines.push(format!(
-            "refs: {}",
-            frontmatter::yaml_value(&serde_json::Value::Array(refs))
-        ));
+        lines.push(format!("refs: {}", flow_list(&draft.refs)));
     }
     lines.push(format!("created: {created}"));
     format!("---\n{}\n---\n{}\n", lines.join("\n"), draft.body.trim())
+}
+
+/// A YAML flow list of `items`: plain words stay plain, anything else (a URL, a comma, a
+/// bracket, which a flow list would misread) is written as a JSON string, which YAML reads as
+/// a double-quoted scalar.
+fn flow_list(items: &[String]) -> String {
+    let rendered: Vec<String> = items
+        .iter()
+        .map(|item| {
+            let plain_word = item
+                .chars()
+                .all(|character| character.is_alphanumeric() || " _-.".contains(character));
+            let plain = frontmatter::yaml_string(item);
+            if plain_word && plain == *item {
+                plain
+            } else {
+                serde_json::to_string(item).unwrap_or_default()
+            }
+        })
+        .collect();
+    format!("[{}]", rendered.join(", "))
 }
 
 /// Creates the rule file of `draft` under the project's `rules/` folder, with an id made from
@@ -191,7 +196,7 @@ mod tests {
         };
         assert_eq!(
             render(&draft, "2026-01-01"),
-            "---\ntitle: \"Query builder: always\"\ntriggers: [sql, query]\nalways: true\nscope: section:src/db\nstatus: pending\nsource: feedback\nevidence: user said so\nrefs: [src/db/a.rs]\ncreated: 2026-01-01\n---\nUse the query builder.\n"
+            "---\ntitle: \"Query builder: always\"\ntriggers: [sql, query]\nalways: true\nscope: section:src/db\nstatus: pending\nsource: feedback\nevidence: user said so\nrefs: [\"src/db/a.rs\"]\ncreated: 2026-01-01\n---\nUse the query builder.\n"
         );
     }
 

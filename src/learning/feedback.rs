@@ -16,9 +16,6 @@ use crate::retrieval::{self, Catalog};
 /// Longest accepted sentence, in characters: a correction is one short sentence.
 pub(crate) const MAX_FEEDBACK_CHARS: usize = 300;
 
-/// Longest accepted evidence, in characters.
-pub(crate) const MAX_EVIDENCE_CHARS: usize = 300;
-
 /// What `record_feedback` was asked to save.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct FeedbackRequest {
@@ -83,21 +80,10 @@ pub(crate) fn record_feedback(
             "`rule` spans several lines; write one sentence".to_owned(),
         ));
     }
-    let evidence = request
-        .evidence
-        .as_deref()
-        .map(str::trim)
-        .filter(|text| !text.is_empty());
-    if let Some(evidence) = evidence
-        && (evidence.chars().count() > MAX_EVIDENCE_CHARS || evidence.contains('\n'))
-    {
-        return Err(refuse(format!(
-            "`evidence` must be one line of at most {MAX_EVIDENCE_CHARS} characters"
-        )));
-    }
+    let evidence = super::fields::evidence(request.evidence.as_deref()).map_err(refuse)?;
     let scope = resolve_scope(project, request).map_err(refuse)?;
     let globs = crate::scope::scope_globs(&scope).unwrap_or_default();
-    let screened_text = format!("{sentence}\n{}", evidence.unwrap_or_default());
+    let screened_text = format!("{sentence}\n{}", evidence.as_deref().unwrap_or_default());
     let judgement = risk::judge(project, &screened_text);
     if !judgement.refusals.is_empty() {
         return Err(refuse(judgement.refusals.join("; ")));
@@ -137,7 +123,7 @@ pub(crate) fn record_feedback(
             Status::Pending
         },
         source: Source::Feedback,
-        evidence: evidence.map(str::to_owned),
+        evidence,
         refs: Vec::new(),
         revises: None,
     };
@@ -195,16 +181,8 @@ fn resolve_scope(
     project: &crate::project::Project,
     request: &FeedbackRequest,
 ) -> std::result::Result<String, String> {
-    if let Some(scope) = request.scope.as_deref().map(str::trim) {
-        return match crate::scope::scope_globs(scope) {
-            Some(globs) => {
-                crate::scope::check_globs("scope", &globs)?;
-                Ok(scope.to_owned())
-            }
-            None => Err(format!(
-                "unknown scope `{scope}`; use global, section:<folder> or glob:<patterns>"
-            )),
-        };
+    if let Some(scope) = &request.scope {
+        return super::fields::scope(scope);
     }
     let Some(first) = request.paths.first() else {
         return Ok("global".to_owned());

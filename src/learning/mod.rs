@@ -6,7 +6,10 @@
 pub(crate) mod day;
 pub(crate) mod draft;
 pub(crate) mod feedback;
+pub(crate) mod fields;
 pub(crate) mod guard;
+pub(crate) mod ledger;
 pub(crate) mod matching;
+pub(crate) mod proposals;
 pub(crate) mod risk;
 pub(crate) mod similarity;

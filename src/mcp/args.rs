@@ -298,3 +298,37 @@ pub(crate) struct RecordFeedbackArgs {
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
 }
+
+/// One entry of `propose_rules`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ProposalArgs {
+    /// 3-6 words, at most 60 characters.
+    pub(crate) title: String,
+    /// The rule: short, imperative, self-contained.
+    pub(crate) body: String,
+    /// Up to 12 words or phrases (40 characters each) a task contains when the rule matters.
+    pub(crate) triggers: Option<Vec<String>>,
+    /// True only if the rule must be followed on essentially every edit in its scope.
+    pub(crate) always: Option<bool>,
+    /// `global` (default), `section:<folder>` or `glob:<patterns>`: the narrowest that fits.
+    pub(crate) scope: Option<String>,
+    /// A few words on why.
+    pub(crate) evidence: Option<String>,
+    /// Links, paths or commit ids it came from.
+    pub(crate) refs: Option<Vec<String>>,
+    /// Id of an active rule whose text this entry would replace after a person's review.
+    pub(crate) revises: Option<String>,
+}
+
+/// `propose_rules` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ProposeRulesArgs {
+    /// The rules to save (at most 40 are read).
+    pub(crate) rules: Vec<ProposalArgs>,
+    /// Links of review comments you decided not to turn into rules, so they are not offered again.
+    pub(crate) dismiss: Option<Vec<String>>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}

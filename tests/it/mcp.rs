@@ -340,7 +340,7 @@ pub(crate) const TOOLSETS: [(&str, &[&str]); 5] = [
             "get_version",
         ],
     ),
-    ("learn", &["record_feedback"]),
+    ("learn", &["record_feedback", "propose_rules"]),
 ];
 
 /// Every tool, with all toolsets served, in listing order.

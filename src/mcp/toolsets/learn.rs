@@ -2,13 +2,14 @@
 //! (`record_feedback`), batches of proposals (`propose_rules`), and tagging (`organize_rules`,
 //! `tag_rules`). Each handler is one call into [`crate::learning`].
 
-use super::super::args::RecordFeedbackArgs;
+use super::super::args::{ProposeRulesArgs, RecordFeedbackArgs};
 use super::super::registry::{Answer, Handler, Hints, Pairing, Reply, ToolSpec, Toolset};
 use crate::learning::feedback::{self, FeedbackReply, FeedbackRequest};
+use crate::learning::proposals::{self, Proposal, ProposalsReply};
 
 /// The toolset's tools, in listing order.
 pub(super) fn tools() -> Vec<ToolSpec> {
-    vec![record_feedback()]
+    vec![record_feedback(), propose_rules()]
 }
 
 fn record_feedback() -> ToolSpec {
@@ -32,4 +33,57 @@ fn record_feedback() -> ToolSpec {
             })
         }),
     }
+}
+
+fn propose_rules() -> ToolSpec {
+    ToolSpec {
+        name: "propose_rules".into(),
+        title: "Save proposed rules".into(),
+        description: "Saves the rules you decided to keep, in one call (at most 40): each with a 3-6 word title, a short imperative body, triggers, scope and evidence. Each entry is reported as saved, already known or refused with the reason; one bad entry never blocks the others. Risky text is saved pending. To change an active rule's text, send an entry with `revises` set to its id: a pending revision a person approves.".into(),
+        hints: Hints::ADD,
+        toolset: Toolset::Learn,
+        pairing: Pairing::NoCommand("people write the rule files themselves and approve with `review`"),
+        handler: Handler::new(|server, args: ProposeRulesArgs| -> Reply<ProposalsReply> {
+            let entries: Vec<Proposal> = args
+                .rules
+                .into_iter()
+                .map(|entry| Proposal {
+                    title: entry.title,
+                    body: entry.body,
+                    triggers: entry.triggers.unwrap_or_default(),
+                    always: entry.always.unwrap_or(false),
+                    scope: entry.scope,
+                    evidence: entry.evidence,
+                    refs: entry.refs.unwrap_or_default(),
+                    revises: entry.revises,
+                })
+                .collect();
+            let dismiss = args.dismiss.unwrap_or_default();
+            server.write_catalog(args.working_directory.as_deref(), |catalog| {
+                let reply = proposals::propose_rules(catalog, &entries, &dismiss)?;
+                Ok(Answer::text(proposals_text(&reply), reply))
+            })
+        }),
+    }
+}
+
+/// The reply text: the summary, then one line per entry.
+fn proposals_text(reply: &ProposalsReply) -> String {
+    let mut text = reply.message.clone();
+    for result in &reply.results {
+        let id = result.id.as_deref().unwrap_or("-");
+        let line = match result.outcome.as_str() {
+            "saved" => format!("saved {id} ({})", result.status.as_deref().unwrap_or("")),
+            "already_known" => format!("already known: {id}"),
+            _ => format!("not saved: {}", result.reason.as_deref().unwrap_or("")),
+        };
+        text.push_str(&format!("\n[{}] {line}", result.index));
+        if !result.risks.is_empty() {
+            text.push_str(&format!(" — looks risky: {}", result.risks.join("; ")));
+        }
+        if let Some(other) = &result.contradicts {
+            text.push_str(&format!(" — may contradict `{}`", other.id));
+        }
+    }
+    text
 }
