@@ -46,6 +46,49 @@ pub enum Command {
     Mcp(McpArgs),
     /// Show everything that applies to a file or folder, and why.
     Explain(ExplainArgs),
+    /// Review learned rules: list pending ones, show, approve, reject, unpin.
+    Review(ReviewArgs),
+}
+
+/// `review` arguments: without a subcommand, lists what waits for review.
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// What to do (default: list pending rules, suspected pairs and unused rules).
+    #[command(subcommand)]
+    pub action: Option<ReviewCommand>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    pub format: Format,
+}
+
+/// `review` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ReviewCommand {
+    /// Show one rule in full with its evidence.
+    Show {
+        /// Rule id.
+        id: String,
+    },
+    /// Make pending rules active (a revision replaces the rule it revises).
+    Approve {
+        /// Rule ids.
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
+    /// Mark rules rejected: kept, but never generated nor served.
+    Reject {
+        /// Rule ids.
+        #[arg(required = true)]
+        ids: Vec<String>,
+        /// Why, kept in the rule's `reason`.
+        #[arg(long)]
+        reason: Option<String>,
+    },
+    /// Stop sending a rule on every call (`always: true` removed).
+    Unpin {
+        /// Rule id.
+        id: String,
+    },
 }
 
 /// `mcp` arguments.

@@ -82,6 +82,7 @@ pub fn run() -> ExitCode {
         Command::Hook(cli::HookCommand::Install) => commands::hook::install(&global),
         Command::Mcp(args) => commands::mcp::run(&global, args),
         Command::Explain(args) => commands::explain::run(&global, args),
+        Command::Review(args) => commands::review::run(&global, args),
         Command::Validate(args) => commands::validate::run(&global, args),
         Command::Scan(args) => commands::scan::run(&global, args),
     };
@@ -110,6 +111,7 @@ fn wants_json(command: &Command) -> bool {
         Command::Clean(args) => args.format == Format::Json,
         Command::Lock(args) => args.format == Format::Json,
         Command::Explain(args) => args.format == Format::Json,
+        Command::Review(args) => args.format == Format::Json,
         Command::Validate(args) | Command::Scan(args) => {
             matches!(args.format, LintFormat::Json | LintFormat::Sarif)
         }

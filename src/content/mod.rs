@@ -336,7 +336,7 @@ pub(crate) fn is_iso_date(text: &str) -> bool {
 }
 
 /// Keys that only ai-rulez reads; they are never copied into an assistant's frontmatter.
-pub(crate) const AI_RULEZ_ONLY_KEYS: [&str; 19] = [
+pub(crate) const AI_RULEZ_ONLY_KEYS: [&str; 20] = [
     "title",
     "priority",
     "targets",
@@ -356,6 +356,7 @@ pub(crate) const AI_RULEZ_ONLY_KEYS: [&str; 19] = [
     "refs",
     "created",
     "revises",
+    "reason",
 ];
 
 /// Interprets a parsed document into an [`Item`].

@@ -42,7 +42,6 @@ pub(crate) fn format(days: i64) -> String {
 
 /// Days since 1970-01-01 of a `YYYY-MM-DD` date; `None` when `text` is not such a date.
 #[must_use]
-#[cfg_attr(not(test), expect(dead_code, reason = "used by usage ages, next"))]
 pub(crate) fn parse(text: &str) -> Option<i64> {
     if !crate::content::is_iso_date(text) {
         return None;

@@ -83,7 +83,7 @@ pub(crate) fn render(draft: &Draft, created: &str) -> String {
 /// A YAML flow list of `items`: plain words stay plain, anything else (a URL, a comma, a
 /// bracket, which a flow list would misread) is written as a JSON string, which YAML reads as
 /// a double-quoted scalar.
-fn flow_list(items: &[String]) -> String {
+pub(crate) fn flow_list(items: &[String]) -> String {
     let rendered: Vec<String> = items
         .iter()
         .map(|item| {

@@ -88,7 +88,7 @@ pub(crate) fn record_feedback(
     if !judgement.refusals.is_empty() {
         return Err(refuse(judgement.refusals.join("; ")));
     }
-    let related = matching::related_rule(catalog, sentence, &globs);
+    let related = matching::related_rule(catalog, sentence, &globs, None);
     if let Some(known) = related.clone()
         && known.relation == "duplicate"
     {

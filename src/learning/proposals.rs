@@ -236,7 +236,7 @@ fn check(
                 }));
             }
         }
-        match matching::related_rule(catalog, body, &globs) {
+        match matching::related_rule(catalog, body, &globs, None) {
             Some(known) if known.relation == "duplicate" => return Ok(Checked::Known(known)),
             other => contradicts = other,
         }

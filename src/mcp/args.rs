@@ -332,3 +332,37 @@ pub(crate) struct ProposeRulesArgs {
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
 }
+
+/// `organize_rules` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OrganizeRulesArgs {
+    /// Also list rules that already have a title and triggers, to redo them.
+    pub(crate) all: Option<bool>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// One entry of `tag_rules`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TagArgs {
+    /// Rule id.
+    pub(crate) id: String,
+    /// 3-6 words.
+    pub(crate) title: Option<String>,
+    /// Up to 12 words or phrases (40 characters each) a task contains when the rule matters; replaces the old ones.
+    pub(crate) triggers: Option<Vec<String>>,
+    /// true pins the rule (sent on every call in its scope); only a person unpins.
+    pub(crate) always: Option<bool>,
+}
+
+/// `tag_rules` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TagRulesArgs {
+    /// The tags to save (at most 40 are read).
+    pub(crate) tags: Vec<TagArgs>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}

@@ -224,6 +224,11 @@ impl Server {
         Ok(result?)
     }
 
+    /// Whether the server was started with `--read-only` (no project file is written).
+    pub(crate) fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
     /// The folder `working_directory` names (checked as for any call); no project needed.
     pub(crate) fn folder(
         &self,

@@ -52,6 +52,23 @@ pub(crate) fn estimate_tokens(text: &str) -> usize {
 #[derive(Debug, Default)]
 pub struct Session {
     sent: HashSet<(PathBuf, String)>,
+    /// Rules already counted as used in this session (see [`Session::first_uses`]).
+    counted: HashSet<(PathBuf, String)>,
+}
+
+impl Session {
+    /// The ids among `ids` not yet counted as used in this session for the project at `root`,
+    /// in their order; they are counted from now on, so a repeat is never a new use.
+    pub(crate) fn first_uses<'a>(
+        &mut self,
+        root: &Path,
+        ids: impl IntoIterator<Item = &'a str>,
+    ) -> Vec<String> {
+        ids.into_iter()
+            .filter(|id| self.counted.insert((root.to_path_buf(), (*id).to_owned())))
+            .map(str::to_owned)
+            .collect()
+    }
 }
 
 /// A rule reference (id and title).

@@ -340,7 +340,15 @@ pub(crate) const TOOLSETS: [(&str, &[&str]); 5] = [
             "get_version",
         ],
     ),
-    ("learn", &["record_feedback", "propose_rules"]),
+    (
+        "learn",
+        &[
+            "record_feedback",
+            "propose_rules",
+            "organize_rules",
+            "tag_rules",
+        ],
+    ),
 ];
 
 /// Every tool, with all toolsets served, in listing order.

@@ -274,7 +274,8 @@ fn read_only_lists_no_writing_tool_and_refuses_writes() {
             "list_profiles",
             "validate_config",
             "lock_status",
-            "get_version"
+            "get_version",
+            "organize_rules"
         ]
     );
     for tool in &tools {

@@ -2,14 +2,20 @@
 //! (`record_feedback`), batches of proposals (`propose_rules`), and tagging (`organize_rules`,
 //! `tag_rules`). Each handler is one call into [`crate::learning`].
 
-use super::super::args::{ProposeRulesArgs, RecordFeedbackArgs};
+use super::super::args::{OrganizeRulesArgs, ProposeRulesArgs, RecordFeedbackArgs, TagRulesArgs};
 use super::super::registry::{Answer, Handler, Hints, Pairing, Reply, ToolSpec, Toolset};
 use crate::learning::feedback::{self, FeedbackReply, FeedbackRequest};
+use crate::learning::organize::{self, OrganizeReply, Tag, TagReply};
 use crate::learning::proposals::{self, Proposal, ProposalsReply};
 
 /// The toolset's tools, in listing order.
 pub(super) fn tools() -> Vec<ToolSpec> {
-    vec![record_feedback(), propose_rules()]
+    vec![
+        record_feedback(),
+        propose_rules(),
+        organize_rules(),
+        tag_rules(),
+    ]
 }
 
 fn record_feedback() -> ToolSpec {
@@ -86,4 +92,48 @@ fn proposals_text(reply: &ProposalsReply) -> String {
         }
     }
     text
+}
+
+fn organize_rules() -> ToolSpec {
+    ToolSpec {
+        name: "organize_rules".into(),
+        title: "Rules to tag, suspected duplicates".into(),
+        description: "Lists active rules that lack a title or triggers (up to 40; with all, every active rule), suspected duplicate or contradicting pairs with why, and rules not sent in 90 days. Then call tag_rules once with your judgement for each.".into(),
+        hints: Hints::READ,
+        toolset: Toolset::Learn,
+        pairing: Pairing::Command("review"),
+        handler: Handler::new(|server, args: OrganizeRulesArgs| -> Reply<OrganizeReply> {
+            server.read(args.working_directory.as_deref(), None, |catalog, _| {
+                let reply = organize::organize_rules(&catalog.project, args.all.unwrap_or(false));
+                Ok(Answer::data(reply))
+            })
+        }),
+    }
+}
+
+fn tag_rules() -> ToolSpec {
+    ToolSpec {
+        name: "tag_rules".into(),
+        title: "Tag rules".into(),
+        description: "Sets the title, triggers and always: true of rules (at most 40 per call). Never changes a rule's text, scope or status, and never sets always: false (only a person unpins). Each entry is reported as tagged, unchanged or refused with the reason.".into(),
+        hints: Hints::REPLACE,
+        toolset: Toolset::Learn,
+        pairing: Pairing::NoCommand("people edit the frontmatter directly"),
+        handler: Handler::new(|server, args: TagRulesArgs| -> Reply<TagReply> {
+            let tags: Vec<Tag> = args
+                .tags
+                .into_iter()
+                .map(|tag| Tag {
+                    id: tag.id,
+                    title: tag.title,
+                    triggers: tag.triggers,
+                    always: tag.always,
+                })
+                .collect();
+            server.write(args.working_directory.as_deref(), |project| {
+                let reply = organize::tag_rules(project, &tags)?;
+                Ok(Answer::text(reply.message.clone(), reply))
+            })
+        }),
+    }
 }
