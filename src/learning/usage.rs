@@ -108,7 +108,7 @@ pub(crate) fn record_sent(project: &Project, ids: &[String]) -> Result<()> {
 pub(crate) fn unused_rules(project: &Project) -> Vec<String> {
     let usage = read(project);
     let today = day::today();
-    let recent = |date: &str| day::parse(date).is_some_and(|then| today - then < UNUSED_DAYS);
+    let recent = |date: &str| day::parse(date).is_some_and(|then| today - then <= UNUSED_DAYS);
     let mut ids: Vec<String> = project
         .tree
         .items

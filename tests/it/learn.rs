@@ -623,3 +623,23 @@ fn review_lists_shows_approves_rejects_and_unpins_with_ordinary_file_edits() {
     );
     server.finish();
 }
+
+#[test]
+fn rules_not_sent_in_90_days_are_named_unless_they_are_newer_than_that() {
+    let project = project_with(&[
+        ("old", "Sent long ago.\n"),
+        ("recent", "Sent lately.\n"),
+        ("never", "Never sent at all.\n"),
+        ("fresh", "---\ncreated: 2025-12-15\n---\nJust written.\n"),
+        ("waiting", "---\nstatus: pending\n---\nNot active.\n"),
+    ]);
+    project.write(
+        ".ai-rulez/local/usage.json",
+        "{\"version\": 1, \"rules\": {\"old\": {\"count\": 4, \"last_sent\": \"2025-10-02\"}, \"recent\": {\"count\": 1, \"last_sent\": \"2025-10-03\"}}}\n",
+    );
+    // 2026-01-01 is 91 days after 2025-10-02 and 90 days after 2025-10-03.
+    let listed = project.run_with_env(&["review", "--format", "json"], &[EPOCH_2026]);
+    listed.expect_code(0);
+    let json: Value = serde_json::from_str(&listed.stdout()).expect("JSON");
+    assert_eq!(json["unused"], json!(["never", "old"]));
+}
