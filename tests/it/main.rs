@@ -13,6 +13,7 @@ mod lint;
 mod lock;
 mod mcp;
 mod mcp_registry;
+mod review;
 mod robustness;
 mod stdio_client;
 mod support;
