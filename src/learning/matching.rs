@@ -45,18 +45,24 @@ pub(crate) fn related_rule(
     for position in catalog.rule_positions() {
         in_view[*position] = true;
     }
-    let candidates = catalog.rules_sharing_terms(text).into_iter().chain(
-        items
-            .iter()
-            .zip(&in_view)
-            .filter(|(item, seen)| item.kind == Kind::Rule && !**seen)
-            .map(|(item, _)| item),
-    );
+    // A line with a Jaccard similarity of at least the lower threshold shares at least that
+    // share of the statement's terms, so a rule holding fewer of them anywhere cannot match.
+    let least = least_shared(statement.terms.len());
+    let in_scope =
+        |item: &Item| same_scope(&item.globs, globs) && Some(item.id.as_str()) != skip_id;
+    let candidates = catalog
+        .rules_holding(&statement.terms, least, in_scope)
+        .into_iter()
+        .chain(
+            items
+                .iter()
+                .zip(&in_view)
+                .filter(|(item, seen)| item.kind == Kind::Rule && !**seen)
+                .map(|(item, _)| item)
+                .filter(|item| in_scope(item)),
+        );
     let mut best: Option<(bool, f64, &Item)> = None;
     for item in candidates {
-        if !same_scope(&item.globs, globs) || Some(item.id.as_str()) == skip_id {
-            continue;
-        }
         let (is_duplicate, value) = match similarity::relation(&statement, &item.title, &item.body)
         {
             Some(Relation::Duplicate(value)) => (true, value),
@@ -85,10 +91,20 @@ pub(crate) fn related_rule(
     })
 }
 
+/// The fewest of `count` terms a rule must hold to reach [`similarity::CONTRADICTION_JACCARD`]
+/// (the lower threshold) with a statement of `count` terms: the ceiling of 0.6 × `count`.
+fn least_shared(count: usize) -> usize {
+    // Exact in integers: ceil(6 * count / 10).
+    (6 * count).div_ceil(10)
+}
+
 /// Whether two glob lists name the same scope (same patterns, in any order).
 pub(crate) fn same_scope(left: &[String], right: &[String]) -> bool {
     if left.len() != right.len() {
         return false;
+    }
+    if left == right {
+        return true;
     }
     let mut left: Vec<&String> = left.iter().collect();
     let mut right: Vec<&String> = right.iter().collect();
@@ -263,5 +279,26 @@ fn shorten(text: &str) -> String {
     } else {
         let cut: String = text.chars().take(79).collect();
         format!("{cut}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_least_shared_count_is_the_ceiling_of_the_lower_threshold() {
+        for count in 0..=40_u32 {
+            let least = u32::try_from(least_shared(count as usize)).expect("small");
+            // `least` reaches the threshold and one fewer does not.
+            assert!(
+                f64::from(least) >= f64::from(count) * similarity::CONTRADICTION_JACCARD - 1e-9
+            );
+            if least > 0 {
+                assert!(
+                    f64::from(least - 1) < f64::from(count) * similarity::CONTRADICTION_JACCARD
+                );
+            }
+        }
     }
 }

@@ -256,13 +256,21 @@ impl Catalog {
         }
     }
 
-    /// The active rules of the default view whose text shares at least one search term with
-    /// `text`, best BM25 match first (a rule sharing no term cannot be similar to `text`).
-    pub(crate) fn rules_sharing_terms(&self, text: &str) -> Vec<&Item> {
-        self.index
-            .rank(text)
-            .into_iter()
-            .map(|(number, _)| self.rule(number))
+    /// The active rules of the default view that pass `keep` and hold at least `least` of
+    /// `terms` (stemmed search terms) in their title, triggers, description or body, in
+    /// priority order. Checking `keep` first and the index second costs a slice comparison and
+    /// a few binary searches per rule, so a caller looking for near-duplicates among 5,000 rules
+    /// tokenizes only the few that can be similar.
+    pub(crate) fn rules_holding(
+        &self,
+        terms: &[String],
+        least: usize,
+        keep: impl Fn(&Item) -> bool,
+    ) -> Vec<&Item> {
+        (0..self.rules.len())
+            .filter(|number| keep(self.rule(*number)))
+            .filter(|number| self.index.terms_held(terms, *number) >= least)
+            .map(|number| self.rule(number))
             .collect()
     }
 

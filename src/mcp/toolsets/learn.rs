@@ -2,6 +2,7 @@
 //! (`record_feedback`), batches of proposals (`propose_rules`), and tagging (`organize_rules`,
 //! `tag_rules`). Each handler is one call into [`crate::learning`].
 
+use super::super::Changed;
 use super::super::args::{OrganizeRulesArgs, ProposeRulesArgs, RecordFeedbackArgs, TagRulesArgs};
 use super::super::registry::{Answer, Handler, Hints, Pairing, Reply, ToolSpec, Toolset};
 use crate::learning::feedback::{self, FeedbackReply, FeedbackRequest};
@@ -35,7 +36,12 @@ fn record_feedback() -> ToolSpec {
             };
             server.write_catalog(args.working_directory.as_deref(), |catalog| {
                 let reply = feedback::record_feedback(catalog, &request)?;
-                Ok(Answer::text(reply.message.clone(), reply))
+                let changed = if reply.outcome == "saved" {
+                    Changed::Files
+                } else {
+                    Changed::Nothing
+                };
+                Ok((Answer::text(reply.message.clone(), reply), changed))
             })
         }),
     }
@@ -67,7 +73,14 @@ fn propose_rules() -> ToolSpec {
             let dismiss = args.dismiss.unwrap_or_default();
             server.write_catalog(args.working_directory.as_deref(), |catalog| {
                 let reply = proposals::propose_rules(catalog, &entries, &dismiss)?;
-                Ok(Answer::text(proposals_text(&reply), reply))
+                // The ledger of links is bookkeeping the file watcher ignores; a saved entry is
+                // a new rule file.
+                let changed = if reply.results.iter().any(|result| result.outcome == "saved") {
+                    Changed::Files
+                } else {
+                    Changed::Nothing
+                };
+                Ok((Answer::text(proposals_text(&reply), reply), changed))
             })
         }),
     }
