@@ -47,7 +47,7 @@ pub(crate) fn related_rule(
     }
     // A line with a Jaccard similarity of at least the lower threshold shares at least that
     // share of the statement's terms, so a rule holding fewer of them anywhere cannot match.
-    let least = least_shared(statement.terms.len());
+    let least = similarity::least_shared(statement.terms.len());
     let in_scope =
         |item: &Item| same_scope(&item.globs, globs) && Some(item.id.as_str()) != skip_id;
     let candidates = catalog
@@ -89,13 +89,6 @@ pub(crate) fn related_rule(
         .to_owned(),
         similarity: (value * 100.0).round() / 100.0,
     })
-}
-
-/// The fewest of `count` terms a rule must hold to reach [`similarity::CONTRADICTION_JACCARD`]
-/// (the lower threshold) with a statement of `count` terms: the ceiling of 0.6 × `count`.
-fn least_shared(count: usize) -> usize {
-    // Exact in integers: ceil(6 * count / 10).
-    (6 * count).div_ceil(10)
 }
 
 /// Whether two glob lists name the same scope (same patterns, in any order).
@@ -279,26 +272,5 @@ fn shorten(text: &str) -> String {
     } else {
         let cut: String = text.chars().take(79).collect();
         format!("{cut}…")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_least_shared_count_is_the_ceiling_of_the_lower_threshold() {
-        for count in 0..=40_u32 {
-            let least = u32::try_from(least_shared(count as usize)).expect("small");
-            // `least` reaches the threshold and one fewer does not.
-            assert!(
-                f64::from(least) >= f64::from(count) * similarity::CONTRADICTION_JACCARD - 1e-9
-            );
-            if least > 0 {
-                assert!(
-                    f64::from(least - 1) < f64::from(count) * similarity::CONTRADICTION_JACCARD
-                );
-            }
-        }
     }
 }

@@ -95,38 +95,55 @@ pub(crate) struct Statement {
 impl Statement {
     /// Reduces `text` (one sentence or line).
     pub(crate) fn of(text: &str) -> Self {
-        let mut terms: Vec<String> = search::terms(text)
-            .into_iter()
-            .filter(|term| !POLARITY_WORDS.contains(&term.as_str()))
-            .collect();
-        terms.sort_unstable();
-        terms.dedup();
         Self {
-            terms,
+            terms: content_terms(text),
             polarity: Polarity::of(text),
         }
     }
 
     /// Jaccard similarity of the content terms (shared / all), 0 when either has none.
     pub(crate) fn similarity(&self, other: &Self) -> f64 {
-        if self.terms.is_empty() || other.terms.is_empty() {
-            return 0.0;
-        }
-        let (mut left, mut right, mut shared) = (0, 0, 0usize);
-        while left < self.terms.len() && right < other.terms.len() {
-            match self.terms[left].cmp(&other.terms[right]) {
-                std::cmp::Ordering::Less => left += 1,
-                std::cmp::Ordering::Greater => right += 1,
-                std::cmp::Ordering::Equal => {
-                    shared += 1;
-                    left += 1;
-                    right += 1;
-                }
+        jaccard(&self.terms, &other.terms)
+    }
+}
+
+/// The stemmed content terms of `text`, sorted, without duplicates or polarity words.
+fn content_terms(text: &str) -> Vec<String> {
+    let mut terms: Vec<String> = search::terms(text)
+        .into_iter()
+        .filter(|term| !POLARITY_WORDS.contains(&term.as_str()))
+        .collect();
+    terms.sort_unstable();
+    terms.dedup();
+    terms
+}
+
+/// The fewest of `count` terms a text must hold to reach [`CONTRADICTION_JACCARD`] (the lower
+/// threshold) with a statement of `count` terms: a Jaccard similarity of 0.6 needs at least
+/// 0.6 × `count` shared terms. Computed exactly in integers as the ceiling of 6 × `count` / 10.
+pub(crate) fn least_shared(count: usize) -> usize {
+    (6 * count).div_ceil(10)
+}
+
+/// Jaccard similarity of two sorted, de-duplicated term lists; 0 when either is empty.
+fn jaccard(left_terms: &[String], right_terms: &[String]) -> f64 {
+    if left_terms.is_empty() || right_terms.is_empty() {
+        return 0.0;
+    }
+    let (mut left, mut right, mut shared) = (0, 0, 0usize);
+    while left < left_terms.len() && right < right_terms.len() {
+        match left_terms[left].cmp(&right_terms[right]) {
+            std::cmp::Ordering::Less => left += 1,
+            std::cmp::Ordering::Greater => right += 1,
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                left += 1;
+                right += 1;
             }
         }
-        let all = self.terms.len() + other.terms.len() - shared;
-        ratio(shared, all)
     }
+    let all = left_terms.len() + right_terms.len() - shared;
+    ratio(shared, all)
 }
 
 /// `part / whole` for counts far below 2^32.
@@ -150,6 +167,7 @@ pub(crate) enum Relation {
 pub(crate) fn relation(statement: &Statement, title: &str, body: &str) -> Option<Relation> {
     let mut duplicate: f64 = 0.0;
     let mut contradiction: f64 = 0.0;
+    let least = least_shared(statement.terms.len()).max(1);
     let lines = std::iter::once(title).chain(body.lines()).chain(
         // A short rule written over several lines is also compared as a whole.
         (body.lines().count() <= 3).then_some(body),
@@ -162,9 +180,23 @@ pub(crate) fn relation(statement: &Statement, title: &str, body: &str) -> Option
         if line.is_empty() {
             continue;
         }
-        let other = Statement::of(line);
-        let similarity = statement.similarity(&other);
-        if statement.polarity.opposes(other.polarity) {
+        // A stemmed term is a prefix of a lower-cased word, so a line that does not contain
+        // enough of the statement's terms as substrings cannot reach the lower threshold; most
+        // lines stop here without being tokenized.
+        let lowered = line.to_lowercase();
+        let present = statement
+            .terms
+            .iter()
+            .filter(|term| lowered.contains(term.as_str()))
+            .count();
+        if present < least {
+            continue;
+        }
+        let similarity = jaccard(&statement.terms, &content_terms(line));
+        if similarity < CONTRADICTION_JACCARD {
+            continue;
+        }
+        if statement.polarity.opposes(Polarity::of(line)) {
             contradiction = contradiction.max(similarity);
         } else {
             duplicate = duplicate.max(similarity);
@@ -182,6 +214,20 @@ pub(crate) fn relation(statement: &Statement, title: &str, body: &str) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_least_shared_count_is_the_ceiling_of_the_lower_threshold() {
+        for count in 0..=40_u32 {
+            let least = u32::try_from(least_shared(count as usize)).expect("small");
+            let needed = f64::from(count) * CONTRADICTION_JACCARD;
+            // `least` shared terms can reach the threshold and one fewer cannot.
+            assert!(f64::from(least) >= needed - 1e-9, "{count}");
+            assert!(
+                least == 0 || f64::from(least - 1) < needed - 1e-9,
+                "{count}"
+            );
+        }
+    }
 
     #[test]
     fn polarity_reads_forbidding_and_requiring_words() {
