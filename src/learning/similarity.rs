@@ -168,6 +168,16 @@ pub(crate) fn relation(statement: &Statement, title: &str, body: &str) -> Option
     let mut duplicate: f64 = 0.0;
     let mut contradiction: f64 = 0.0;
     let least = least_shared(statement.terms.len()).max(1);
+    // The same necessary condition on the whole rule first: most rules stop here.
+    let whole = format!("{title}\n{body}").to_lowercase();
+    let present = statement
+        .terms
+        .iter()
+        .filter(|term| whole.contains(term.as_str()))
+        .count();
+    if present < least {
+        return None;
+    }
     let lines = std::iter::once(title).chain(body.lines()).chain(
         // A short rule written over several lines is also compared as a whole.
         (body.lines().count() <= 3).then_some(body),
