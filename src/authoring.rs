@@ -61,7 +61,7 @@ pub(crate) struct ItemSummary {
     pub title: String,
     /// Description, if any.
     pub description: Option<String>,
-    /// Whether it is pending (not generated, not served).
+    /// Whether it is not active (pending or rejected: not generated, not served).
     pub pending: bool,
 }
 
@@ -200,6 +200,9 @@ pub(crate) fn create_item(
     }
     let content = with_metadata(content, priority, targets);
     check_content(&path, location, &content)?;
+    if location.kind == Kind::Rule {
+        crate::learning::guard::check_agent_create(&path, &content)?;
+    }
     let _lock = project.dir.lock()?;
     if project.dir.info(&path)?.is_some() {
         return Err(Error::refused(
@@ -247,6 +250,12 @@ pub(crate) fn update_item(
     let _lock = project.dir.lock()?;
     let (current, mode) = read_existing(project, &path, location)?;
     check_expected_hash(&path, &current, expected_hash)?;
+    // A file that is not UTF-8 does not load, so it is served nowhere and an agent may repair it.
+    if location.kind == Kind::Rule
+        && let Ok(current) = std::str::from_utf8(&current)
+    {
+        crate::learning::guard::check_agent_update(&path, current, &content)?;
+    }
     // The file keeps its permission bits (a 0600 rule stays private).
     project.dir.write(&path, content.as_bytes(), mode)?;
     Ok(record(&location.name, &path, content))
@@ -350,7 +359,7 @@ pub(crate) fn list_items(project: &Project, kind: Kind, domain: Option<&str>) ->
             priority: item.priority.name().to_owned(),
             title: item.title.clone(),
             description: item.description.clone(),
-            pending: item.pending,
+            pending: !item.is_active(),
         })
         .collect()
 }

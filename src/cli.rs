@@ -48,6 +48,8 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Print a shell completion script (e.g. `ai-rulez completions bash > ~/.local/share/bash-completion/completions/ai-rulez`).
     Completions(CompletionsArgs),
+    /// Review learned rules: list pending ones, show, approve, reject, unpin.
+    Review(ReviewArgs),
 }
 
 /// `completions` arguments.
@@ -58,6 +60,47 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+/// `review` arguments: without a subcommand, lists what waits for review.
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// What to do (default: list pending rules, suspected pairs and unused rules).
+    #[command(subcommand)]
+    pub action: Option<ReviewCommand>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    pub format: Format,
+}
+
+/// `review` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ReviewCommand {
+    /// Show one rule in full with its evidence.
+    Show {
+        /// Rule id.
+        id: String,
+    },
+    /// Make pending rules active (a revision replaces the rule it revises).
+    Approve {
+        /// Rule ids.
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
+    /// Mark rules rejected: kept, but never generated nor served.
+    Reject {
+        /// Rule ids.
+        #[arg(required = true)]
+        ids: Vec<String>,
+        /// Why, kept in the rule's `reason`.
+        #[arg(long)]
+        reason: Option<String>,
+    },
+    /// Stop sending a rule on every call (`always: true` removed).
+    Unpin {
+        /// Rule id.
+        id: String,
+    },
+}
+
 /// `mcp` arguments.
 #[derive(Debug, Args)]
 pub struct McpArgs {
@@ -65,7 +108,7 @@ pub struct McpArgs {
     /// directory the server starts in, serving the project around it).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
-    /// Toolsets to serve: read, author, admin (default: `[mcp] toolsets` in config.toml, else
+    /// Toolsets to serve: read, author, admin, learn (default: `[mcp] toolsets` in config.toml, else
     /// read).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub toolsets: Vec<String>,

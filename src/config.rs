@@ -80,6 +80,9 @@ pub struct Config {
     /// `[mcp] toolsets`: the toolsets `ai-rulez mcp` serves when `--toolsets` does not choose;
     /// `None` when the key is absent.
     pub mcp_toolsets: Option<Vec<crate::mcp::registry::Toolset>>,
+    /// `[learning] auto_activate`: whether rules the learning tools save start active (when
+    /// they pass every check) instead of pending; false when absent.
+    pub learning_auto_activate: bool,
 }
 
 /// Top-level config keys read as plain values (the tables `rules`, `header`, `lint`, `mcp` and
@@ -215,6 +218,9 @@ impl Reader<'_> {
                     warnings,
                 ),
                 "lint" => self.check_known_keys(value, "lint", &["ignore"], warnings),
+                "learning" => {
+                    self.check_known_keys(value, "learning", &["auto_activate"], warnings);
+                }
                 "mcp" => self.check_known_keys(
                     value,
                     "mcp",
@@ -306,6 +312,16 @@ impl Reader<'_> {
             mcp_toolsets: match root.get("mcp").and_then(|mcp| mcp.get("toolsets")) {
                 Some(names) => Some(self.toolsets(names)?),
                 None => None,
+            },
+            learning_auto_activate: match root
+                .get("learning")
+                .and_then(|learning| learning.get("auto_activate"))
+            {
+                None => false,
+                Some(Value::Bool(flag)) => *flag,
+                Some(_) => {
+                    return Err(self.error("learning.auto_activate", "must be true or false"));
+                }
             },
         })
     }

@@ -12,6 +12,9 @@ const BEGIN_PREFIX: &str = "# BEGIN ai-rulez";
 /// The one unanchored pattern of the block: temporary files ai-rulez writes next to the file it
 /// replaces, at any depth.
 const TEMPORARY_PATTERN: &str = ".ai-rulez-*.tmp";
+/// Machine-local state under the config folder (local items, rule usage counts, the learning
+/// ledger): it describes one machine and never belongs in a commit.
+const LOCAL_PATTERN: &str = "/.ai-rulez/local/";
 
 /// Header line of the fragments the Go ai-rulez (before its fenced block) appended on every run.
 /// Each is followed by its entry lines up to the next blank or comment line.
@@ -60,6 +63,7 @@ pub(crate) fn update(current: Option<&str>, entries: Option<&[String]>) -> Resul
     if !sorted.is_empty() {
         // Temporary files of an interrupted write, at any depth (see `confined_fs`).
         sorted.push(TEMPORARY_PATTERN.to_owned());
+        sorted.push(LOCAL_PATTERN.to_owned());
     }
     sorted.sort();
     sorted.dedup();
@@ -176,7 +180,9 @@ mod tests {
             .expect("text");
         assert_eq!(
             first,
-            format!("node_modules/\n\n{BEGIN}\n.ai-rulez-*.tmp\n/AGENTS.md\n/CLAUDE.md\n{END}\n")
+            format!(
+                "node_modules/\n\n{BEGIN}\n.ai-rulez-*.tmp\n/.ai-rulez/local/\n/AGENTS.md\n/CLAUDE.md\n{END}\n"
+            )
         );
         let second = update(Some(&first), Some(&entries))
             .expect("ok")
@@ -198,7 +204,7 @@ mod tests {
             .expect("text");
         assert_eq!(
             migrated,
-            format!("a/\n\n{BEGIN}\n.ai-rulez-*.tmp\n/CLAUDE.md\n{END}\n\nb/\n")
+            format!("a/\n\n{BEGIN}\n.ai-rulez-*.tmp\n/.ai-rulez/local/\n/CLAUDE.md\n{END}\n\nb/\n")
         );
         let cleaned = update(Some(legacy), None).expect("ok").expect("text");
         assert_eq!(cleaned, "a/\n\nb/\n");
@@ -210,7 +216,9 @@ mod tests {
         let text = update(None, Some(&entries)).expect("ok").expect("text");
         assert_eq!(
             text,
-            format!("{BEGIN}\n.ai-rulez-*.tmp\n/r/\\[draft]\\*\\?.md\n/r/x\\\\y\\ \n{END}\n")
+            format!(
+                "{BEGIN}\n.ai-rulez-*.tmp\n/.ai-rulez/local/\n/r/\\[draft]\\*\\?.md\n/r/x\\\\y\\ \n{END}\n"
+            )
         );
     }
 

@@ -27,6 +27,7 @@ pub(crate) mod git;
 pub(crate) mod gitignore;
 pub(crate) mod hash;
 pub(crate) mod init;
+pub(crate) mod learning;
 pub(crate) mod limits;
 pub(crate) mod lint;
 pub(crate) mod lock;
@@ -87,6 +88,7 @@ pub fn run() -> ExitCode {
         Command::Completions(args) => Ok(commands::completions::run(args)),
         Command::Mcp(args) => commands::mcp::run(&global, args),
         Command::Explain(args) => commands::explain::run(&global, args),
+        Command::Review(args) => commands::review::run(&global, args),
         Command::Validate(args) => commands::validate::run(&global, args),
         Command::Scan(args) => commands::scan::run(&global, args),
     };
@@ -115,6 +117,7 @@ fn wants_json(command: &Command) -> bool {
         Command::Clean(args) => args.format == Format::Json,
         Command::Lock(args) => args.format == Format::Json,
         Command::Explain(args) => args.format == Format::Json,
+        Command::Review(args) => args.format == Format::Json,
         Command::Validate(args) | Command::Scan(args) => {
             matches!(args.format, LintFormat::Json | LintFormat::Sarif)
         }

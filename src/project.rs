@@ -306,7 +306,7 @@ pub(crate) fn view<'a>(
             Layer::Domain(domain) => selected_domains.contains(domain.as_str()),
             Layer::Local => false,
         })
-        .filter(|item| !item.pending)
+        .filter(|item| item.is_active())
         .collect();
     candidates.sort_by_key(|item| item.layer.rank());
     let (mut chosen, shadowed) = first_per_key(candidates, |item| (item.kind, item.id.as_str()));

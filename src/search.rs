@@ -185,6 +185,24 @@ impl Index {
         number
     }
 
+    /// How many of `terms` (already stemmed, as [`terms`] returns them) the item at `position`
+    /// holds in any field; 0 for an unknown position.
+    #[must_use]
+    pub(crate) fn terms_held(&self, terms: &[String], position: usize) -> usize {
+        let Some(document) = self.documents.get(position) else {
+            return 0;
+        };
+        terms
+            .iter()
+            .filter_map(|term| self.vocabulary.get(term.as_str()))
+            .filter(|number| {
+                document
+                    .binary_search_by_key(*number, |(held, _)| *held)
+                    .is_ok()
+            })
+            .count()
+    }
+
     /// Scores every item against `query`; returns (position, score) for scores above zero, best
     /// first, ties broken by position.
     #[must_use]

@@ -6,14 +6,17 @@ Usage: python tests/mcp_client.py PATH/TO/ai-rulez
 Builds a small project in a temporary directory, then: initialize, list the default tools (exact
 names, at most 12 KB), call get_rules, search_rules, get_context, enable the author toolset
 (which must send notifications/tools/list_changed), create_rule, and update_rule with a stale
-expected_hash. Every answer is compared exactly; the script prints each check and exits non-zero
-on the first failure.
+expected_hash. Then the learning loop: enable the learn toolset, record_feedback saves a pending
+rule file, `ai-rulez review approve` (the CLI, as a person would) activates it, and get_rules
+serves it. Every answer is compared exactly; the script prints each check and exits non-zero on
+the first failure.
 """
 
 import asyncio
 import hashlib
 import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -44,6 +47,15 @@ RULES = {
 }
 
 
+EPOCH_2026 = "1767225600"
+LEARNED = "Use the repository layer for database access."
+LEARNED_ID = "use-the-repository-layer-for-database"
+LEARNED_FILE = (
+    "---\ntitle: Use the repository layer for database\nscope: section:src/db\nstatus: pending\n"
+    "source: feedback\nevidence: user said so\ncreated: 2026-01-01\n---\n" + LEARNED + "\n"
+)
+
+
 def sha256(text):
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
@@ -66,7 +78,10 @@ def make_project(root):
 
 
 async def run(binary, root):
-    parameters = StdioServerParameters(command=binary, args=["mcp"], cwd=root)
+    # Days are fixed at 2026-01-01 (the `created` date of learned rules).
+    parameters = StdioServerParameters(
+        command=binary, args=["mcp"], cwd=root, env={"SOURCE_DATE_EPOCH": EPOCH_2026}
+    )
     list_changed = asyncio.Event()
 
     async def on_message(message):
@@ -183,6 +198,65 @@ async def run(binary, root):
             )
             with open(os.path.join(root, ".ai-rulez", "rules", "logging.md"), encoding="utf-8") as handle:
                 check("update_rule (stale hash): file unchanged", handle.read(), content)
+
+            await learning_loop(session, binary, root)
+
+
+async def learning_loop(session, binary, root):
+    """record_feedback -> pending file -> `ai-rulez review approve` -> served by get_rules."""
+    result = await session.call_tool("enable_toolset", {"toolset": "learn"})
+    check("enable_toolset learn: not an error", result.is_error, False)
+    check(
+        "enable_toolset learn: tools added",
+        result.structured_content["added"],
+        ["record_feedback", "propose_rules", "organize_rules", "tag_rules"],
+    )
+    result = await session.call_tool(
+        "record_feedback",
+        {"rule": LEARNED, "paths": ["src/db/orders.rs"], "evidence": "user said so"},
+    )
+    check("record_feedback: not an error", result.is_error, False)
+    check(
+        "record_feedback: saved pending",
+        (result.structured_content["outcome"], result.structured_content["status"], result.structured_content["id"]),
+        ("saved", "pending", LEARNED_ID),
+    )
+    check(
+        "record_feedback: says how to approve",
+        f"ai-rulez review approve {LEARNED_ID}" in result.content[0].text,
+        True,
+    )
+    path = os.path.join(root, ".ai-rulez", "rules", f"{LEARNED_ID}.md")
+    with open(path, encoding="utf-8") as handle:
+        check("record_feedback: pending rule file", handle.read(), LEARNED_FILE)
+
+    def served():
+        return session.call_tool(
+            # Without a task every rule that applies to the path is sent.
+            "get_rules", {"paths": ["src/db/orders.rs"], "refresh": True}
+        )
+
+    result = await served()
+    check("get_rules: the pending rule is not served", LEARNED_ID in [rule["id"] for rule in result.structured_content["rules"]], False)
+
+    approved = subprocess.run(
+        [binary, "review", "approve", LEARNED_ID], cwd=root, capture_output=True, text=True, check=False
+    )
+    check("review approve: exit code", approved.returncode, 0)
+    check(
+        "review approve: output",
+        approved.stdout,
+        f"approved: rule `{LEARNED_ID}` is active (.ai-rulez/rules/{LEARNED_ID}.md)\n",
+    )
+    with open(path, encoding="utf-8") as handle:
+        check(
+            "review approve: an ordinary file edit (status removed)",
+            handle.read(),
+            LEARNED_FILE.replace("status: pending\n", ""),
+        )
+
+    result = await served()
+    check("get_rules: the approved rule is served", LEARNED_ID in [rule["id"] for rule in result.structured_content["rules"]], True)
 
 
 def main():

@@ -10,6 +10,7 @@ pub(crate) mod init;
 pub(crate) mod lint;
 pub(crate) mod lock;
 pub(crate) mod mcp;
+pub(crate) mod review;
 pub(crate) mod scan;
 pub(crate) mod validate;
 

@@ -2,6 +2,7 @@
 //! their frontmatter interpreted into typed fields, and the order they are rendered in.
 
 pub(crate) mod keys;
+mod learned;
 mod load;
 
 use indexmap::IndexMap;
@@ -11,6 +12,7 @@ use crate::error::{Error, InvalidKind, Result};
 use crate::frontmatter::Document;
 use crate::markdown;
 
+pub(crate) use learned::{Source, Status, is_iso_date};
 pub(crate) use load::{LoadedTree, ParseCache, load_tree_cached};
 
 /// The kind of an item; each has its own folder under `.ai-rulez/`.
@@ -203,12 +205,31 @@ pub struct Item {
     pub triggers: Vec<String>,
     /// `always: true`: sent in full on every MCP `get_rules` call for its scope.
     pub always: bool,
-    /// `status: pending`: never generated nor served until a person activates it.
-    pub pending: bool,
+    /// `status`: only active items are generated and served; pending and rejected ones are
+    /// kept for review.
+    pub status: Status,
+    /// `source`: how the rule came to be, when written.
+    pub source: Option<Source>,
+    /// `evidence`: short text saying why the rule exists (a correction, a review comment).
+    pub evidence: Option<String>,
+    /// `refs`: paths, URLs or commit ids the rule came from, as written.
+    pub refs: Vec<String>,
+    /// `created`: the day the rule was saved, `YYYY-MM-DD`.
+    pub created: Option<String>,
+    /// `revises`: for a pending revision, the id of the active rule it would replace.
+    pub revises: Option<String>,
+}
+
+impl Item {
+    /// Whether the item is active: generated into outputs and served by the MCP reading tools.
+    #[must_use]
+    pub fn is_active(&self) -> bool {
+        self.status == Status::Active
+    }
 }
 
 /// Keys that only ai-rulez reads; they are never copied into an assistant's frontmatter.
-pub(crate) const AI_RULEZ_ONLY_KEYS: [&str; 14] = [
+pub(crate) const AI_RULEZ_ONLY_KEYS: [&str; 20] = [
     "title",
     "priority",
     "targets",
@@ -223,6 +244,12 @@ pub(crate) const AI_RULEZ_ONLY_KEYS: [&str; 14] = [
     "status",
     "always",
     "scope",
+    "source",
+    "evidence",
+    "refs",
+    "created",
+    "revises",
+    "reason",
 ];
 
 /// Interprets a parsed document into an [`Item`].
@@ -329,16 +356,56 @@ pub(crate) fn interpret(
         Some(Value::Bool(flag)) => *flag,
         Some(_) => return Err(error("always", "`always` must be true or false".to_owned())),
     };
-    let pending = match string("status")?.as_deref() {
-        None | Some("active") => false,
-        Some("pending") => true,
-        Some(other) => {
-            return Err(error(
+    let status = match string("status")? {
+        None => Status::Active,
+        Some(text) => Status::parse(&text).ok_or_else(|| {
+            error(
                 "status",
-                format!("unknown status `{other}`; use active or pending"),
+                format!("unknown status `{text}`; use active, pending or rejected"),
+            )
+        })?,
+    };
+    let source = match string("source")? {
+        None => None,
+        Some(text) => Some(Source::parse(&text).ok_or_else(|| {
+            error(
+                "source",
+                format!(
+                    "unknown source `{text}`; use feedback, review, discovered, proposed or manual"
+                ),
+            )
+        })?),
+    };
+    let refs = match values.get("refs") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(entries)) => entries
+            .iter()
+            .map(|entry| match entry {
+                Value::String(text) => Ok(text.clone()),
+                _ => Err(error(
+                    "refs",
+                    "`refs` must be a list of strings (paths, URLs or commit ids)".to_owned(),
+                )),
+            })
+            .collect::<Result<Vec<String>>>()?,
+        Some(_) => {
+            return Err(error(
+                "refs",
+                "`refs` must be a list of strings (paths, URLs or commit ids)".to_owned(),
             ));
         }
     };
+    let created = string("created")?;
+    if let Some(text) = &created
+        && !is_iso_date(text)
+    {
+        return Err(error(
+            "created",
+            format!("`created` is `{text}`; write the day as YYYY-MM-DD, e.g. 2025-01-31"),
+        ));
+    }
+    let evidence = string("evidence")?;
+    let revises = string("revises")?;
     let title = match string("title")? {
         Some(title) if !title.trim().is_empty() => title.trim().to_owned(),
         _ => leading_heading(&document.body).unwrap_or_else(|| id.clone()),
@@ -363,7 +430,12 @@ pub(crate) fn interpret(
         title,
         triggers,
         always,
-        pending,
+        status,
+        source,
+        evidence,
+        refs,
+        created,
+        revises,
     })
 }
 

@@ -69,8 +69,8 @@ pub(crate) fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
 /// The code of a literal secret (an API key, token, private key or password written out).
 const SECRET_CODE: &str = "AR001";
 
-/// Literal secrets (AR001) in the items `generate` copies into outputs: every item but pending
-/// and machine-local ones, with its skill files. The one screening function ([`screen`]) finds
+/// Literal secrets (AR001) in the items `generate` copies into outputs: every active item but
+/// machine-local ones, with its skill files. The one screening function ([`screen`]) finds
 /// them, and `[lint] ignore` or an `ai-rulez-ignore AR001` marker on (or above) the line
 /// silences a false positive, exactly as for `scan`. Output: findings sorted by file and line,
 /// with project-relative paths and masked secrets in the messages.
@@ -79,7 +79,7 @@ pub(crate) fn literal_secrets(project: &Project) -> Vec<Finding> {
     let mut report = Report::default();
     let mut texts: Texts = HashMap::new();
     for item in &project.tree.items {
-        if item.pending || item.layer == Layer::Local {
+        if !item.is_active() || item.layer == Layer::Local {
             continue;
         }
         scan_item(project, item, screen_secrets, &mut report, &mut texts);

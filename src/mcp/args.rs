@@ -284,3 +284,87 @@ pub(crate) struct ToolsetsServed {
     /// Tools this call added to the list (empty when the toolset was already served).
     pub(crate) added: Vec<String>,
 }
+
+/// `record_feedback` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RecordFeedbackArgs {
+    /// One short, general, imperative sentence, e.g. "Use the repository layer for database access; never query from route handlers."
+    pub(crate) rule: String,
+    /// Files the correction concerned; the first one's folder is the default scope.
+    pub(crate) paths: Option<Vec<String>>,
+    /// `global`, `section:<folder>` or `glob:<patterns>`; default: from `paths`, else global.
+    pub(crate) scope: Option<String>,
+    /// The user's correction in a few words.
+    pub(crate) evidence: Option<String>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// One entry of `propose_rules`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ProposalArgs {
+    /// 3-6 words, at most 60 characters.
+    pub(crate) title: String,
+    /// The rule: short, imperative, self-contained.
+    pub(crate) body: String,
+    /// Up to 12 words or phrases (40 characters each) a task contains when the rule matters.
+    pub(crate) triggers: Option<Vec<String>>,
+    /// True only if the rule must be followed on essentially every edit in its scope.
+    pub(crate) always: Option<bool>,
+    /// `global` (default), `section:<folder>` or `glob:<patterns>`: the narrowest that fits.
+    pub(crate) scope: Option<String>,
+    /// A few words on why.
+    pub(crate) evidence: Option<String>,
+    /// Links, paths or commit ids it came from.
+    pub(crate) refs: Option<Vec<String>>,
+    /// Id of an active rule whose text this entry would replace after a person's review.
+    pub(crate) revises: Option<String>,
+}
+
+/// `propose_rules` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ProposeRulesArgs {
+    /// The rules to save (at most 40 are read).
+    pub(crate) rules: Vec<ProposalArgs>,
+    /// Links of review comments you decided not to turn into rules, so they are not offered again.
+    pub(crate) dismiss: Option<Vec<String>>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// `organize_rules` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OrganizeRulesArgs {
+    /// Also list rules that already have a title and triggers, to redo them.
+    pub(crate) all: Option<bool>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// One entry of `tag_rules`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TagArgs {
+    /// Rule id.
+    pub(crate) id: String,
+    /// 3-6 words.
+    pub(crate) title: Option<String>,
+    /// Up to 12 words or phrases (40 characters each) a task contains when the rule matters; replaces the old ones.
+    pub(crate) triggers: Option<Vec<String>>,
+    /// true pins the rule (sent on every call in its scope); only a person unpins.
+    pub(crate) always: Option<bool>,
+}
+
+/// `tag_rules` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TagRulesArgs {
+    /// The tags to save (at most 40 are read).
+    pub(crate) tags: Vec<TagArgs>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}

@@ -167,6 +167,7 @@ fn watch(
     let flag = dirty.clone();
     let seen = barrier.clone();
     let barrier_folder = barriers.map(Path::to_path_buf);
+    let local_folder = project.config_dir.join("local");
     let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else {
             flag.store(true, Ordering::Release);
@@ -190,6 +191,19 @@ fn watch(
         // the fresh cache stale at once and reload on every call. Any other event may mean a
         // change.
         if event.kind.is_access() {
+            return;
+        }
+        // The machine-local bookkeeping files (usage counts, the ledger) and their temporary
+        // files change no item, so writing them after a `get_rules` call must not force a reload.
+        if !event.paths.is_empty()
+            && event.paths.iter().all(|path| {
+                path.parent() == Some(local_folder.as_path())
+                    && path
+                        .file_name()
+                        .and_then(|name| name.to_str())
+                        .is_some_and(crate::learning::usage::is_bookkeeping_file)
+            })
+        {
             return;
         }
         flag.store(true, Ordering::Release);

@@ -55,6 +55,15 @@ struct State {
     projects: cache::Projects,
 }
 
+/// Whether a writing tool changed any project file (see [`Server::write_catalog`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Changed {
+    /// At least one file may have changed.
+    Files,
+    /// Nothing was written.
+    Nothing,
+}
+
 /// The toolsets a session serves, and how many times that set changed.
 struct Served {
     toolsets: BTreeSet<Toolset>,
@@ -206,6 +215,32 @@ impl Server {
         let result = run(&catalog.project);
         state.projects.mark_stale(&root);
         Ok(result?)
+    }
+
+    /// Like [`Server::write`], for a writing tool that also needs the catalog (the search index
+    /// over the active rules) of the project as loaded before the write. The tool says whether
+    /// it changed files: a call that wrote nothing (a duplicate reported as already known)
+    /// keeps the cached catalog, so it costs no reload of the project. After an error the
+    /// project is reloaded, since part of a batch may have been written.
+    pub(crate) fn write_catalog<T>(
+        &self,
+        working_directory: Option<&str>,
+        run: impl FnOnce(&Catalog) -> Result<(T, Changed)>,
+    ) -> std::result::Result<T, ToolError> {
+        let start = self.start_for(working_directory, None)?;
+        let root = self.project_root(&start)?;
+        let mut state = self.lock_state()?;
+        let catalog = state.projects.catalog(&root)?;
+        let result = run(&catalog);
+        if !matches!(result, Ok((_, Changed::Nothing))) {
+            state.projects.mark_stale(&root);
+        }
+        Ok(result?.0)
+    }
+
+    /// Whether the server was started with `--read-only` (no project file is written).
+    pub(crate) fn is_read_only(&self) -> bool {
+        self.read_only
     }
 
     /// The folder `working_directory` names (checked as for any call); no project needed.

@@ -25,11 +25,13 @@ pub enum Toolset {
     Author,
     /// Config, profiles, init, generate, lock status, validation, version.
     Admin,
+    /// Saving corrections and proposals as rules for review, tagging rules.
+    Learn,
 }
 
 /// Every toolset: what it is called and what it is for, in listing order. A new toolset is an
 /// enum variant, one row here, and one module under `toolsets/`.
-pub const TOOLSETS: [(Toolset, &str, &str); 4] = [
+pub const TOOLSETS: [(Toolset, &str, &str); 5] = [
     (
         Toolset::Core,
         "core",
@@ -49,6 +51,11 @@ pub const TOOLSETS: [(Toolset, &str, &str); 4] = [
         Toolset::Admin,
         "admin",
         "config, profiles, init, generate, validate, lock status, version",
+    ),
+    (
+        Toolset::Learn,
+        "learn",
+        "save corrections and proposals as rules for review, tag rules",
     ),
 ];
 

@@ -58,7 +58,7 @@ pub(crate) fn read(project: &Project, uri: &str) -> Result<Vec<ResourceContents>
                     "title": item.title,
                     "priority": item.priority.name(),
                     "path": item.source_path,
-                    "pending": item.pending,
+                    "pending": !item.is_active(),
                 })
             })
             .collect();

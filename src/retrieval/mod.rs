@@ -52,6 +52,23 @@ pub(crate) fn estimate_tokens(text: &str) -> usize {
 #[derive(Debug, Default)]
 pub struct Session {
     sent: HashSet<(PathBuf, String)>,
+    /// Rules already counted as used in this session (see [`Session::first_uses`]).
+    counted: HashSet<(PathBuf, String)>,
+}
+
+impl Session {
+    /// The ids among `ids` not yet counted as used in this session for the project at `root`,
+    /// in their order; they are counted from now on, so a repeat is never a new use.
+    pub(crate) fn first_uses<'a>(
+        &mut self,
+        root: &Path,
+        ids: impl IntoIterator<Item = &'a str>,
+    ) -> Vec<String> {
+        ids.into_iter()
+            .filter(|id| self.counted.insert((root.to_path_buf(), (*id).to_owned())))
+            .map(str::to_owned)
+            .collect()
+    }
 }
 
 /// A rule reference (id and title).
@@ -237,6 +254,29 @@ impl Catalog {
             index,
             problems,
         }
+    }
+
+    /// The active rules of the default view that pass `keep` and hold at least `least` of
+    /// `terms` (stemmed search terms) in their title, triggers, description or body, in
+    /// priority order. Checking `keep` first and the index second costs a slice comparison and
+    /// a few binary searches per rule, so a caller looking for near-duplicates among 5,000 rules
+    /// tokenizes only the few that can be similar.
+    pub(crate) fn rules_holding(
+        &self,
+        terms: &[String],
+        least: usize,
+        keep: impl Fn(&Item) -> bool,
+    ) -> Vec<&Item> {
+        (0..self.rules.len())
+            .filter(|number| keep(self.rule(*number)))
+            .filter(|number| self.index.terms_held(terms, *number) >= least)
+            .map(|number| self.rule(number))
+            .collect()
+    }
+
+    /// Positions in `project.tree.items` of the default view's active rules, in priority order.
+    pub(crate) fn rule_positions(&self) -> &[usize] {
+        &self.rules
     }
 
     fn rule(&self, number: usize) -> &Item {

@@ -321,6 +321,8 @@ fn b08_gitignore_entries_are_root_anchored() {
         .collect();
     // The journal exists only while a generate runs; it is listed so a crash never shows it.
     written.push("/.ai-rulez/.generated-manifest.pending.json".to_owned());
+    // Machine-local state is never committed.
+    written.push("/.ai-rulez/local/".to_owned());
     written.sort();
     assert_eq!(entries, written);
 }

@@ -13,7 +13,12 @@ fn project() -> Project {
         ".ai-rulez/config.toml",
         "version = \"5.0\"\nname = \"p\"\npresets = [\"claude\"]\n",
     );
-    project.write(".ai-rulez/rules/shared.md", "# Shared\n\nLines:\n");
+    // Pending: agents may edit a pending rule's text, while an active rule's text changes
+    // only through a reviewed revision (tested in `learn`).
+    project.write(
+        ".ai-rulez/rules/shared.md",
+        "---\nstatus: pending\n---\n# Shared\n\nLines:\n",
+    );
     project
 }
 

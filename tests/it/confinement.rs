@@ -432,7 +432,7 @@ fn an_update_keeps_the_permission_bits_of_the_source_file() {
         crate::stdio_client::McpProcess::start(project.path(), &["--toolsets", "read,author"], &[]);
     let updated = server.call(
         "update_rule",
-        &json!({"name": "victim", "content": "# Victim\n\nNew text.\n"}),
+        &json!({"name": "victim", "content": "---\npriority: high\n---\n# Victim\n\nInside text.\n"}),
     );
     assert_eq!(updated["isError"], false, "{updated}");
     server.finish();

@@ -406,6 +406,8 @@ fn all_presets_together_write_the_same_bytes_as_each_alone() {
     // The journal of a run in progress and temporary files of an interrupted write.
     expected_ignored.insert("/.ai-rulez/.generated-manifest.pending.json".to_owned());
     expected_ignored.insert(".ai-rulez-*.tmp".to_owned());
+    // Machine-local state (local items, rule usage counts, the learning ledger).
+    expected_ignored.insert("/.ai-rulez/local/".to_owned());
     assert_eq!(ignored, expected_ignored);
 
     project.age_files();
@@ -438,7 +440,7 @@ fn clean_keeps_the_users_gitignore_lines_and_drops_only_the_block() {
         project.read(".gitignore"),
         format!(
             "{USER_GITIGNORE}\n# BEGIN ai-rulez (managed by `ai-rulez generate`; edit .ai-rulez/config.toml instead)\n\
-             .ai-rulez-*.tmp\n/.ai-rulez/.generated-manifest.json\n/.ai-rulez/.generated-manifest.pending.json\n/.claude/agents/tester.md\n/.claude/commands/ship.md\n\
+             .ai-rulez-*.tmp\n/.ai-rulez/.generated-manifest.json\n/.ai-rulez/.generated-manifest.pending.json\n/.ai-rulez/local/\n/.claude/agents/tester.md\n/.claude/commands/ship.md\n\
              /.claude/rules/always.md\n/.claude/rules/migrations.md\n/.claude/rules/release.md\n\
              /.claude/rules/typescript.md\n/.claude/skills/reviewer/SKILL.md\n\
              /.claude/skills/reviewer/references/checklist.md\n/.claude/skills/reviewer/scripts/run.sh\n\

@@ -285,11 +285,11 @@ pub(crate) fn sorted_listing(dir: &Path) -> Vec<String> {
 // Tool table and protocol
 
 /// `--toolsets` value that serves every toolset.
-pub(crate) const ALL_TOOLSETS: &str = "read,author,admin";
+pub(crate) const ALL_TOOLSETS: &str = "read,author,admin,learn";
 
 /// The tools of each toolset in listing order: what `tools/list` must show. A new tool is added
 /// to its toolset's list here.
-pub(crate) const TOOLSETS: [(&str, &[&str]); 4] = [
+pub(crate) const TOOLSETS: [(&str, &[&str]); 5] = [
     ("core", &["enable_toolset"]),
     (
         "read",
@@ -338,6 +338,15 @@ pub(crate) const TOOLSETS: [(&str, &[&str]); 4] = [
             "validate_config",
             "lock_status",
             "get_version",
+        ],
+    ),
+    (
+        "learn",
+        &[
+            "record_feedback",
+            "propose_rules",
+            "organize_rules",
+            "tag_rules",
         ],
     ),
 ];
@@ -1025,14 +1034,22 @@ fn item_tools_create_read_update_list_and_delete_every_kind() {
         assert_eq!(project.read(path), content);
         let read = server.ok("read_item", json!({"kind": singular, "name": "note"}));
         assert_eq!(read, created);
-        // Priority and targets are written into the frontmatter.
+        // Priority and targets are written into the frontmatter. An active rule's text changes
+        // only through a reviewed revision (tested in `learn`), so the rule keeps its body.
+        let body = if singular == "rule" {
+            "First text."
+        } else {
+            "Second text."
+        };
         let updated = server.ok(
             &format!("update_{singular}"),
-            json!({"name": "note", "content": "---\ndescription: A note\n---\nSecond text.\n",
+            json!({"name": "note", "content": format!("---\ndescription: A note\n---\n{body}\n"),
                    "priority": "high", "targets": ["claude"], "expected_hash": hash(content)}),
         );
-        let second =
-            "---\npriority: high\ntargets: [\"claude\"]\ndescription: A note\n---\nSecond text.\n";
+        let second = format!(
+            "---\npriority: high\ntargets: [\"claude\"]\ndescription: A note\n---\n{body}\n"
+        );
+        let second = second.as_str();
         assert_eq!(
             updated,
             json!({"name": "note", "path": path, "content": second, "hash": hash(second)})
@@ -1382,10 +1399,12 @@ fn resources_serve_config_catalog_and_items() {
 fn b04_update_rule_overwrites_an_existing_rule_and_only_that() {
     let project = project_with(&[(
         "ui-and-styling",
-        "---\npriority: medium\n---\n# UI\n- old rule\n",
+        "---\npriority: medium\nstatus: pending\n---\n# UI\n- old rule\n",
     )]);
     let mut server = Server::start(project.path());
-    let content = "---\npriority: high\n---\n\n# UI\n\n- new rule\n";
+    // The rule is pending: an agent may rewrite a pending rule's text (an active one's text
+    // changes only through a reviewed revision, tested in `learn`).
+    let content = "---\npriority: high\nstatus: pending\n---\n\n# UI\n\n- new rule\n";
     let reply = server.call(
         "update_rule",
         json!({"name": "ui-and-styling", "content": content}),
@@ -1480,7 +1499,7 @@ fn b23_update_of_a_crlf_rule_leaves_one_frontmatter_block() {
     assert_eq!(reply["rules"][0]["body"], "Body line.");
     server.ok(
         "update_rule",
-        json!({"name": "crlf", "content": "---\npriority: low\ndescription: CRLF rule\n---\n\nBody line two.\n"}),
+        json!({"name": "crlf", "content": "---\npriority: low\ndescription: CRLF rule\n---\n\nBody line.\n"}),
     );
     let text = project.read(".ai-rulez/rules/crlf.md");
     assert_eq!(
@@ -1491,17 +1510,17 @@ fn b23_update_of_a_crlf_rule_leaves_one_frontmatter_block() {
     );
     assert_eq!(
         text,
-        "---\npriority: low\ndescription: CRLF rule\n---\n\nBody line two.\n"
+        "---\npriority: low\ndescription: CRLF rule\n---\n\nBody line.\n"
     );
     // With a priority argument on top of CRLF content, the frontmatter is still one block.
     server.ok(
         "update_rule",
-        json!({"name": "crlf", "priority": "low", "content": "---\r\npriority: high\r\ndescription: CRLF rule\r\n---\r\n\r\nBody line three.\r\n"}),
+        json!({"name": "crlf", "priority": "low", "content": "---\r\npriority: high\r\ndescription: CRLF rule\r\n---\r\n\r\nBody line.\r\n"}),
     );
     let text = project.read(".ai-rulez/rules/crlf.md");
     assert_eq!(
         text,
-        "---\npriority: low\ndescription: CRLF rule\n---\n\nBody line three.\n"
+        "---\npriority: low\ndescription: CRLF rule\n---\n\nBody line.\n"
     );
     let listed = server.ok("list_items", json!({"kind": "rule"}));
     assert_eq!(listed["items"][0]["priority"], "low");

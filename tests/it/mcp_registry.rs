@@ -78,7 +78,10 @@ fn the_registry_declares_every_tool_once_in_the_toolset_the_tests_expect() {
         ai_rulez::testing::mcp::registry::TOOLSETS.map(|(_, name, _)| name),
         toolset_names.as_slice()
     );
-    assert_eq!(Toolset::choosable_names(), ["read", "author", "admin"]);
+    assert_eq!(
+        Toolset::choosable_names(),
+        ["read", "author", "admin", "learn"]
+    );
 }
 
 #[test]
@@ -285,7 +288,8 @@ fn read_only_lists_no_writing_tool_and_refuses_writes() {
             "list_profiles",
             "validate_config",
             "lock_status",
-            "get_version"
+            "get_version",
+            "organize_rules"
         ]
     );
     for tool in &tools {
@@ -376,7 +380,7 @@ fn enable_toolset_sends_list_changed_and_the_next_list_has_the_new_tools() {
     assert_eq!(reply, json!({"toolsets": ["read", "author"], "added": []}));
     assert_eq!(
         server.fails("enable_toolset", json!({"toolset": "core"})),
-        "unknown toolset `core`; valid toolsets: read, author, admin"
+        "unknown toolset `core`; valid toolsets: read, author, admin, learn"
     );
     let (status, rest, _) = server.finish();
     assert_eq!(status.code(), Some(0));
@@ -402,7 +406,7 @@ fn config_toolsets_choose_and_the_cli_flag_overrides_them() {
         ".ai-rulez/config.toml",
         format!("{CONFIG}\n[mcp]\ntoolsets = [\"read\", \"raed\"]\n"),
     );
-    let message = ".ai-rulez/config.toml: `mcp.toolsets`: unknown toolset `raed`; valid toolsets: read, author, admin";
+    let message = ".ai-rulez/config.toml: `mcp.toolsets`: unknown toolset `raed`; valid toolsets: read, author, admin, learn";
     let run = project.run(&["generate"]);
     run.expect_code(1);
     assert_eq!(run.stderr(), format!("error: {message}\n"));
@@ -422,7 +426,7 @@ fn config_toolsets_choose_and_the_cli_flag_overrides_them() {
     run.expect_code(1);
     assert_eq!(
         run.stderr(),
-        "error: --toolsets: unknown toolset `writer`; valid toolsets: read, author, admin\n"
+        "error: --toolsets: unknown toolset `writer`; valid toolsets: read, author, admin, learn\n"
     );
 }
 

@@ -7,16 +7,18 @@
 mod admin;
 mod author;
 mod core;
+mod learn;
 mod read;
 
 use super::registry::ToolSpec;
 
-/// Every declared tool, in listing order: core, read, author, admin.
+/// Every declared tool, in listing order: core, read, author, admin, learn.
 #[must_use]
 pub(crate) fn all() -> Vec<ToolSpec> {
     let mut tools = core::tools();
     tools.extend(read::tools());
     tools.extend(author::tools());
     tools.extend(admin::tools());
+    tools.extend(learn::tools());
     tools
 }

@@ -9,6 +9,7 @@ use super::super::registry::{
     Answer, Handler, Hints, Pairing, Reply, ToolError, ToolSpec, Toolset,
 };
 use crate::authoring::{self, ItemLocation, ItemRecord};
+use crate::learning;
 use crate::retrieval::{self, ContextReply, RulesReply, RulesRequest, SearchReply};
 use crate::settings::{self, NameList};
 
@@ -45,6 +46,18 @@ fn get_rules() -> ToolSpec {
                     max_tokens: args.max_tokens.map(|tokens| tokens as usize),
                 };
                 let reply = retrieval::get_rules(catalog, session, &request);
+                let project = &catalog.project;
+                let first = session.first_uses(
+                    &project.root,
+                    reply.rules.iter().map(|rule| rule.id.as_str()),
+                );
+                // Usage counts are bookkeeping: a busy lock or a foreign usage file costs the
+                // count, never the answer.
+                if !server.is_read_only()
+                    && let Err(error) = learning::usage::record_sent(project, &first)
+                {
+                    eprintln!("ai-rulez: rule usage not recorded: {error}");
+                }
                 Ok(Answer::text(retrieval::rules_text(&reply), reply))
             })
         }),

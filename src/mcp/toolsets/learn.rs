@@ -1,0 +1,152 @@
+//! The `learn` toolset: saving what an agent learns as rule files a person reviews. Corrections
+//! (`record_feedback`), batches of proposals (`propose_rules`), and tagging (`organize_rules`,
+//! `tag_rules`). Each handler is one call into [`crate::learning`].
+
+use super::super::Changed;
+use super::super::args::{OrganizeRulesArgs, ProposeRulesArgs, RecordFeedbackArgs, TagRulesArgs};
+use super::super::registry::{Answer, Handler, Hints, Pairing, Reply, ToolSpec, Toolset};
+use crate::learning::feedback::{self, FeedbackReply, FeedbackRequest};
+use crate::learning::organize::{self, OrganizeReply, Tag, TagReply};
+use crate::learning::proposals::{self, Proposal, ProposalsReply};
+
+/// The toolset's tools, in listing order.
+pub(super) fn tools() -> Vec<ToolSpec> {
+    vec![
+        record_feedback(),
+        propose_rules(),
+        organize_rules(),
+        tag_rules(),
+    ]
+}
+
+fn record_feedback() -> ToolSpec {
+    ToolSpec {
+        name: "record_feedback".into(),
+        title: "Save a correction as a rule".into(),
+        description: "Call when the user corrects you or states a standard you broke: saves one short, general, imperative sentence as a rule (not a description of the one edit). A rule that repeats one in the same scope is reported as already known; one that may contradict an active rule is kept pending. Relay the reply's message to the user.".into(),
+        hints: Hints::ADD,
+        toolset: Toolset::Learn,
+        pairing: Pairing::NoCommand("people write the rule file themselves and approve with `review`"),
+        handler: Handler::new(|server, args: RecordFeedbackArgs| -> Reply<FeedbackReply> {
+            let request = FeedbackRequest {
+                rule: args.rule,
+                paths: args.paths.unwrap_or_default(),
+                scope: args.scope,
+                evidence: args.evidence,
+            };
+            server.write_catalog(args.working_directory.as_deref(), |catalog| {
+                let reply = feedback::record_feedback(catalog, &request)?;
+                let changed = if reply.outcome == "saved" {
+                    Changed::Files
+                } else {
+                    Changed::Nothing
+                };
+                Ok((Answer::text(reply.message.clone(), reply), changed))
+            })
+        }),
+    }
+}
+
+fn propose_rules() -> ToolSpec {
+    ToolSpec {
+        name: "propose_rules".into(),
+        title: "Save proposed rules".into(),
+        description: "Saves the rules you decided to keep, in one call (at most 40): each with a 3-6 word title, a short imperative body, triggers, scope and evidence. Each entry is reported as saved, already known or refused with the reason; one bad entry never blocks the others. Risky text is saved pending. To change an active rule's text, send an entry with `revises` set to its id: a pending revision a person approves.".into(),
+        hints: Hints::ADD,
+        toolset: Toolset::Learn,
+        pairing: Pairing::NoCommand("people write the rule files themselves and approve with `review`"),
+        handler: Handler::new(|server, args: ProposeRulesArgs| -> Reply<ProposalsReply> {
+            let entries: Vec<Proposal> = args
+                .rules
+                .into_iter()
+                .map(|entry| Proposal {
+                    title: entry.title,
+                    body: entry.body,
+                    triggers: entry.triggers.unwrap_or_default(),
+                    always: entry.always.unwrap_or(false),
+                    scope: entry.scope,
+                    evidence: entry.evidence,
+                    refs: entry.refs.unwrap_or_default(),
+                    revises: entry.revises,
+                })
+                .collect();
+            let dismiss = args.dismiss.unwrap_or_default();
+            server.write_catalog(args.working_directory.as_deref(), |catalog| {
+                let reply = proposals::propose_rules(catalog, &entries, &dismiss)?;
+                // The ledger of links is bookkeeping the file watcher ignores; a saved entry is
+                // a new rule file.
+                let changed = if reply.results.iter().any(|result| result.outcome == "saved") {
+                    Changed::Files
+                } else {
+                    Changed::Nothing
+                };
+                Ok((Answer::text(proposals_text(&reply), reply), changed))
+            })
+        }),
+    }
+}
+
+/// The reply text: the summary, then one line per entry.
+fn proposals_text(reply: &ProposalsReply) -> String {
+    let mut text = reply.message.clone();
+    for result in &reply.results {
+        let id = result.id.as_deref().unwrap_or("-");
+        let line = match result.outcome.as_str() {
+            "saved" => format!("saved {id} ({})", result.status.as_deref().unwrap_or("")),
+            "already_known" => format!("already known: {id}"),
+            _ => format!("not saved: {}", result.reason.as_deref().unwrap_or("")),
+        };
+        text.push_str(&format!("\n[{}] {line}", result.index));
+        if !result.risks.is_empty() {
+            text.push_str(&format!(" — looks risky: {}", result.risks.join("; ")));
+        }
+        if let Some(other) = &result.contradicts {
+            text.push_str(&format!(" — may contradict `{}`", other.id));
+        }
+    }
+    text
+}
+
+fn organize_rules() -> ToolSpec {
+    ToolSpec {
+        name: "organize_rules".into(),
+        title: "Rules to tag, suspected duplicates".into(),
+        description: "Lists active rules that lack a title or triggers (up to 40; with all, every active rule), suspected duplicate or contradicting pairs with why, and rules not sent in 90 days. Then call tag_rules once with your judgement for each.".into(),
+        hints: Hints::READ,
+        toolset: Toolset::Learn,
+        pairing: Pairing::Command("review"),
+        handler: Handler::new(|server, args: OrganizeRulesArgs| -> Reply<OrganizeReply> {
+            server.read(args.working_directory.as_deref(), None, |catalog, _| {
+                let reply = organize::organize_rules(&catalog.project, args.all.unwrap_or(false));
+                Ok(Answer::data(reply))
+            })
+        }),
+    }
+}
+
+fn tag_rules() -> ToolSpec {
+    ToolSpec {
+        name: "tag_rules".into(),
+        title: "Tag rules".into(),
+        description: "Sets the title, triggers and always: true of rules (at most 40 per call). Never changes a rule's text, scope or status, and never sets always: false (only a person unpins). Each entry is reported as tagged, unchanged or refused with the reason.".into(),
+        hints: Hints::REPLACE,
+        toolset: Toolset::Learn,
+        pairing: Pairing::NoCommand("people edit the frontmatter directly"),
+        handler: Handler::new(|server, args: TagRulesArgs| -> Reply<TagReply> {
+            let tags: Vec<Tag> = args
+                .tags
+                .into_iter()
+                .map(|tag| Tag {
+                    id: tag.id,
+                    title: tag.title,
+                    triggers: tag.triggers,
+                    always: tag.always,
+                })
+                .collect();
+            server.write(args.working_directory.as_deref(), |project| {
+                let reply = organize::tag_rules(project, &tags)?;
+                Ok(Answer::text(reply.message.clone(), reply))
+            })
+        }),
+    }
+}
