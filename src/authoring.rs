@@ -274,6 +274,11 @@ pub(crate) fn delete_item(
     let _lock = project.dir.lock()?;
     let (bytes, _) = read_existing(project, &path, location)?;
     check_expected_hash(&path, &bytes, expected_hash)?;
+    if location.kind == Kind::Rule
+        && let Ok(current) = std::str::from_utf8(&bytes)
+    {
+        crate::learning::guard::check_agent_delete(&path, current)?;
+    }
     match location.kind {
         // The whole skill folder goes; links inside are removed as links, never followed.
         Kind::Skill => project

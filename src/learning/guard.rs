@@ -101,6 +101,29 @@ pub(crate) fn check_agent_update(path: &str, current: &str, content: &str) -> Re
     Ok(())
 }
 
+/// Checks that an agent may delete the rule at `path` whose current text is `current`: only a
+/// rule that is not active (pending or rejected: a proposal an agent may withdraw) or whose
+/// frontmatter does not parse (it loads nowhere). Deleting an active rule is turning it off,
+/// which only a person does.
+///
+/// Errors: [`Error::Refused`] naming `path`, with the ways a person or a proposal makes the
+/// change.
+pub(crate) fn check_agent_delete(path: &str, current: &str) -> Result<()> {
+    let Ok(current) = frontmatter::parse(path, current.as_bytes()) else {
+        return Ok(());
+    };
+    if Guarded::of(&current).effective() != Status::Active {
+        return Ok(());
+    }
+    let id = rule_id(path);
+    Err(Error::refused(
+        path,
+        format!(
+            "Not deleted: rule `{id}` is active and only a person turns a rule off; ask the user to delete {path}, or call propose_rules with an entry whose `revises` is \"{id}\" to propose new text"
+        ),
+    ))
+}
+
 /// The rule id of a rule file path: its file stem.
 fn rule_id(path: &str) -> &str {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -118,6 +141,21 @@ mod tests {
         let retitled =
             "---\nalways: true\ntitle: Secrets\ntriggers: [secret]\n---\nNever commit secrets.\n";
         check_agent_update("r/safety.md", ACTIVE, retitled).unwrap();
+    }
+
+    #[test]
+    fn only_a_rule_that_is_not_active_may_be_deleted_by_an_agent() {
+        let message = check_agent_delete("r/safety.md", ACTIVE)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("Not deleted: rule `safety` is active and only a person turns a rule off; ask the user to delete r/safety.md"),
+            "{message}"
+        );
+        let unmarked = check_agent_delete("r/plain.md", "Plain.\n").unwrap_err();
+        assert!(unmarked.to_string().contains("rule `plain` is active"));
+        check_agent_delete("r/p.md", "---\nstatus: pending\n---\nMaybe.\n").unwrap();
+        check_agent_delete("r/x.md", "---\nstatus: rejected\n---\nNo.\n").unwrap();
     }
 
     #[test]

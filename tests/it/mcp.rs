@@ -1073,6 +1073,22 @@ fn item_tools_create_read_update_list_and_delete_every_kind() {
                 hash(second)
             )
         );
+        // Deleting an active rule turns it off, which only a person does; a pending one (an
+        // agent's own proposal) may be withdrawn.
+        let second = if singular == "rule" {
+            assert_eq!(
+                server.fails("delete_rule", json!({"name": "note"})),
+                format!(
+                    "{path}: Not deleted: rule `note` is active and only a person turns a rule off; ask the user to delete {path}, or call propose_rules with an entry whose `revises` is \"note\" to propose new text"
+                )
+            );
+            assert_eq!(project.read(path), second);
+            let pending = "---\nstatus: pending\n---\nMaybe.\n";
+            project.write(path, pending);
+            pending
+        } else {
+            second
+        };
         let deleted = server.ok(&format!("delete_{singular}"), json!({"name": "note"}));
         assert_eq!(
             deleted,

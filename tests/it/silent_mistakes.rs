@@ -319,7 +319,11 @@ fn b66_names_windows_cannot_check_out_are_refused_by_the_create_tools() {
         "nothing created"
     );
     // An existing item of such a name can still be read and deleted (that is how it is renamed).
-    project.write(".ai-rulez/rules/aux.md", "Aux.\n");
+    // (A pending rule, since an agent may not delete an active one.)
+    project.write(
+        ".ai-rulez/rules/aux.md",
+        "---\nstatus: pending\n---\nAux.\n",
+    );
     server.ok(
         "read_item",
         serde_json::json!({"kind": "rule", "name": "aux"}),

@@ -94,7 +94,11 @@ fn delete_item(kind: Kind, singular: &str) -> ToolSpec {
     ToolSpec {
         name: format!("delete_{singular}").into(),
         title: format!("Delete a {singular}").into(),
-        description: format!("Deletes a {singular} from .ai-rulez/ (a skill's whole folder). Returns the deleted text.").into(),
+        description: if kind == Kind::Rule {
+            "Deletes a pending or rejected rule from .ai-rulez/; an active rule is refused (only a person turns a rule off). Returns the deleted text.".into()
+        } else {
+            format!("Deletes a {singular} from .ai-rulez/ (a skill's whole folder). Returns the deleted text.").into()
+        },
         hints: Hints::REMOVE,
         toolset: Toolset::Author,
         pairing: EDIT_FILES,
