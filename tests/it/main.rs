@@ -9,6 +9,7 @@ mod fuzz;
 mod golden;
 mod hostile;
 mod learn;
+mod learn_reviews;
 mod lint;
 mod lock;
 mod mcp;
