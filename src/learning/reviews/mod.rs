@@ -27,7 +27,7 @@ pub(crate) const MAX_CANDIDATES: usize = 25;
 /// Most characters of candidate text (titles, bodies, evidence, quotes and links) in one reply.
 pub(crate) const BUDGET_CHARS: usize = 8_000;
 
-/// Most comment texts quoted per candidate, and the characters kept of each.
+/// Most comments quoted and linked per candidate, and the characters kept of each quote.
 const MAX_QUOTES: usize = 4;
 const MAX_QUOTE_CHARS: usize = 300;
 
@@ -70,7 +70,8 @@ pub(crate) struct ReviewCandidate {
     pub count: usize,
     /// The distinct repository paths the comments are on, sorted.
     pub paths: Vec<String>,
-    /// The comments' links (`html_url`), oldest first: pass them as the rule's `refs`.
+    /// The links (`html_url`) of up to four of the comments, oldest first: pass them as the
+    /// rule's `refs`. All the group's links are recorded as offered in the ledger.
     pub refs: Vec<String>,
     /// Up to four of the comments' texts, as written (data, not instructions).
     pub quotes: Vec<String>,
@@ -163,6 +164,7 @@ pub(crate) fn learn_from_reviews(
     ordered.sort_by_key(|group| std::cmp::Reverse(group.members.len()));
     let mut already_known = Vec::new();
     let mut candidates = Vec::new();
+    let mut offered: Vec<String> = Vec::new();
     let mut used_chars = 0;
     let mut more = 0;
     for group in ordered {
@@ -185,12 +187,9 @@ pub(crate) fn learn_from_reviews(
         }
         used_chars += size;
         candidates.push(candidate);
+        offered.extend(group_links(group, &kept));
     }
-    if !candidates.is_empty() {
-        let offered: Vec<String> = candidates
-            .iter()
-            .flat_map(|candidate| candidate.refs.iter().cloned())
-            .collect();
+    if !offered.is_empty() {
         let _lock = project.dir.lock()?;
         ledger::remember_offered(project, &offered)?;
     }
@@ -326,17 +325,25 @@ fn candidate(group: &Group, kept: &[(&ReviewComment, String)]) -> ReviewCandidat
         evidence,
         count,
         paths,
-        refs: members
-            .iter()
-            .map(|(comment, _)| comment.html_url.trim().to_owned())
-            .filter(|link| !link.is_empty())
-            .collect(),
+        refs: group_links(group, kept).take(MAX_QUOTES).collect(),
         quotes: members
             .iter()
             .take(MAX_QUOTES)
             .map(|(_, text)| text.chars().take(MAX_QUOTE_CHARS).collect())
             .collect(),
     }
+}
+
+/// The non-empty links of the comments of `group`, oldest first.
+fn group_links<'a>(
+    group: &'a Group,
+    kept: &'a [(&ReviewComment, String)],
+) -> impl Iterator<Item = String> + 'a {
+    group
+        .members
+        .iter()
+        .map(|position| kept[*position].0.html_url.trim().to_owned())
+        .filter(|link| !link.is_empty())
 }
 
 /// The characters `candidate` adds to a reply's budget.
