@@ -10,6 +10,7 @@ mod golden;
 mod hostile;
 mod learn;
 mod learn_reviews;
+mod learn_reviews_limits;
 mod lint;
 mod lock;
 mod mcp;

@@ -94,8 +94,16 @@ impl Skip {
 /// errors (a file path, or `gh api`).
 ///
 /// Errors: [`Error::Invalid`] naming `origin`, the line and what GitHub's shape looks like when
-/// the text is not such arrays.
+/// the text is empty or not such arrays.
 pub(crate) fn parse(origin: &str, bytes: &[u8]) -> Result<Vec<ReviewComment>> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        // `gh api` prints `[]` when there are no comments, so empty input is a failed save.
+        return Err(Error::invalid(
+            origin,
+            None,
+            "is empty; expected the JSON array that `gh api repos/OWNER/REPO/pulls/comments` prints (`[]` when there are none)",
+        ));
+    }
     let mut comments = Vec::new();
     for page in serde_json::Deserializer::from_slice(bytes).into_iter::<Vec<ReviewComment>>() {
         let page = page.map_err(|error| {

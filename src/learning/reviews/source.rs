@@ -70,7 +70,16 @@ pub(crate) fn read(
 
 /// Reads a file the user named on the command line.
 fn read_user_file(path: &Path) -> Result<RawComments> {
-    let size = fs_err::metadata(path)?.len();
+    let size = match fs_err::metadata(path) {
+        Ok(metadata) => metadata.len(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::Usage(format!(
+                "{}: no such file; pass the JSON file of review comments that `gh api --paginate repos/OWNER/REPO/pulls/comments` wrote",
+                path.display()
+            )));
+        }
+        Err(error) => return Err(error.into()),
+    };
     if size > MAX_INPUT_BYTES {
         return Err(Error::invalid(
             path.display().to_string(),
