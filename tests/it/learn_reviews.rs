@@ -459,6 +459,28 @@ fn without_gh_and_without_a_file_the_error_says_how_to_provide_input() {
 }
 
 #[test]
+fn a_failing_gh_is_reported_with_its_message() {
+    let project = project();
+    let bin = project.path().join("failing-bin");
+    fs_err::create_dir_all(&bin).expect("bin dir");
+    let gh = bin.join("gh");
+    fs_err::write(
+        &gh,
+        "#!/bin/sh\ncase \"$1\" in\n  repo) echo acme/shop ;;\n  *) echo 'gh: HTTP 401: Bad credentials' >&2; exit 1 ;;\nesac\n",
+    )
+    .expect("write gh");
+    fs_err::set_permissions(&gh, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let run = project.run_with_env(&["learn", "reviews"], &[EPOCH_2026, ("PATH", &path)]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr(),
+        "error: `gh api` failed: gh: HTTP 401: Bad credentials; check `gh auth status`, or install the GitHub CLI `gh` and log in (`gh auth login`), or save the comments with `gh api --paginate repos/OWNER/REPO/pulls/comments > comments.json` and pass that file (`ai-rulez learn reviews --from comments.json`, or the MCP tool's `file`)\n"
+    );
+    assert!(!project.exists(".ai-rulez/local/ledger.json"));
+}
+
+#[test]
 fn a_missing_or_empty_file_says_what_to_pass() {
     let project = project();
     let missing = project.run_with_env(

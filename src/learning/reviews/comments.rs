@@ -59,8 +59,11 @@ pub(crate) enum Skip {
     Bot,
     /// Written by someone who is not an owner, member or collaborator.
     NotMember,
-    /// Holds hidden or bidirectional-control characters, or other text the screening refuses.
+    /// Holds hidden or bidirectional-control characters (AR002).
     HiddenCharacters,
+    /// Holds other text the screening refuses for learned rules: an HTML comment, a
+    /// prompt-injection phrase, a fake role tag, a credential.
+    RefusedByScreening,
     /// Nothing but code, quotes or whitespace.
     NoText,
     /// Only agrees (`+1`, `lgtm`, `same`, ...).
@@ -81,6 +84,7 @@ impl Skip {
             Self::Bot => "bot",
             Self::NotMember => "not_member",
             Self::HiddenCharacters => "hidden_characters",
+            Self::RefusedByScreening => "refused_by_screening",
             Self::NoText => "no_text",
             Self::Agreement => "agreement",
             Self::Praise => "praise",
@@ -204,8 +208,12 @@ pub(crate) fn writer_skip(comment: &ReviewComment) -> Option<Skip> {
 /// instructions), or when it only agrees, praises or asks. A reply in a thread (`is_reply`)
 /// that opens with agreement and is short ("Agreed, same here") only agrees.
 pub(crate) fn actionable_text(body: &str, is_reply: bool) -> std::result::Result<String, Skip> {
-    if !screen::untrusted_refusals(body, ScreenKind::Rule).is_empty() {
+    let refusals = screen::untrusted_refusals(body, ScreenKind::Rule);
+    if refusals.iter().any(|reason| reason.starts_with("AR002")) {
         return Err(Skip::HiddenCharacters);
+    }
+    if !refusals.is_empty() {
+        return Err(Skip::RefusedByScreening);
     }
     let mut in_fence = false;
     let mut kept: Vec<&str> = Vec::new();
@@ -370,6 +378,10 @@ mod tests {
         assert_eq!(
             actionable_text("Use the logger\u{202E} here.", false),
             Err(Skip::HiddenCharacters)
+        );
+        assert_eq!(
+            actionable_text("<!-- note for the bot -->Use the logger.", false),
+            Err(Skip::RefusedByScreening)
         );
     }
 

@@ -94,7 +94,7 @@ pub(crate) struct ReviewsReply {
     /// How many comments were read.
     pub read: usize,
     /// Comments left out, per reason: `too_old`, `already_seen`, `bot`, `not_member`,
-    /// `hidden_characters`, `no_text`, `agreement`, `praise`, `question`.
+    /// `hidden_characters`, `refused_by_screening`, `no_text`, `agreement`, `praise`, `question`.
     pub skipped: BTreeMap<String, usize>,
     /// Groups with fewer than `min_repeats` comments.
     pub below_min_repeats: usize,
