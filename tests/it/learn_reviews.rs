@@ -163,13 +163,13 @@ fn pages() -> (Value, Value) {
 }
 
 /// The two pages written back to back, as `gh api --paginate` prints them.
-fn pages_text() -> String {
+pub(crate) fn pages_text() -> String {
     let (first, second) = pages();
     format!("{first}{second}\n")
 }
 
 /// The candidates every fresh run finds, in order.
-fn expected_candidates() -> Value {
+pub(crate) fn expected_candidates() -> Value {
     json!([
         {
             "title": "Use the repository layer for database",
@@ -196,7 +196,7 @@ fn expected_candidates() -> Value {
 }
 
 /// Comments left out of a fresh run, per reason.
-fn expected_skipped() -> Value {
+pub(crate) fn expected_skipped() -> Value {
     json!({
         "agreement": 1,
         "bot": 2,
@@ -217,7 +217,7 @@ pub(crate) fn project() -> Project {
 }
 
 /// A folder holding the fake `gh`; returns its path.
-fn fake_gh_dir(project: &Project) -> std::path::PathBuf {
+pub(crate) fn fake_gh_dir(project: &Project) -> std::path::PathBuf {
     let bin = project.path().join("fake-bin");
     fs_err::create_dir_all(&bin).expect("bin dir");
     let gh = bin.join("gh");
@@ -537,33 +537,6 @@ fn a_file_that_is_not_review_comments_names_the_file_and_line() {
         run.stderr(),
         "error: comments.json:2: is not a list of pull-request review comments (invalid type: integer `3`, expected a string at line 2 column 12); expected the JSON array that `gh api repos/OWNER/REPO/pulls/comments` prints\n"
     );
-}
-
-#[test]
-fn the_mcp_tool_reads_a_project_file_and_shares_the_ledger() {
-    let project = project();
-    project.write("review-comments.json", pages_text());
-    let mut server = learner(&project);
-    let reply = server.ok(
-        "learn_from_reviews",
-        json!({"source": "file", "file": "review-comments.json"}),
-    );
-    assert_eq!(reply["candidates"], expected_candidates());
-    assert_eq!(reply["skipped"], expected_skipped());
-    let again = server.ok(
-        "learn_from_reviews",
-        json!({"file": "review-comments.json"}),
-    );
-    assert_eq!(again["candidates"], json!([]));
-    assert_eq!(
-        server.fails("learn_from_reviews", json!({"source": "file"})),
-        "source `file` needs `file`: the project-relative path of a JSON file of review comments"
-    );
-    assert_eq!(
-        server.fails("learn_from_reviews", json!({"file": "/etc/passwd"})),
-        "`file` /etc/passwd is not inside the project; pass a project-relative path"
-    );
-    server.finish();
 }
 
 /// The keywords of `schema` (keys that are not field names under `properties`), sorted.

@@ -11,6 +11,7 @@ mod hostile;
 mod learn;
 mod learn_reviews;
 mod learn_reviews_limits;
+mod learn_reviews_mcp;
 mod lint;
 mod lock;
 mod mcp;
