@@ -50,6 +50,34 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Review learned rules: list pending ones, show, approve, reject, unpin.
     Review(ReviewArgs),
+    /// Find candidate rules in what the project already says (review comments).
+    #[command(subcommand)]
+    Learn(LearnCommand),
+}
+
+/// `learn` subcommands: each prints candidates and saves nothing.
+#[derive(Debug, Subcommand)]
+pub enum LearnCommand {
+    /// Candidate rules from pull-request review comments (through `gh`, or a JSON file).
+    Reviews(LearnReviewsArgs),
+}
+
+/// `learn reviews` arguments.
+#[derive(Debug, Args)]
+pub struct LearnReviewsArgs {
+    /// Read the comments from this JSON file (as `gh api repos/OWNER/REPO/pulls/comments` prints
+    /// it) instead of running `gh`.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+    /// Leave out comments older than this many days.
+    #[arg(long, default_value_t = 90)]
+    pub since_days: u32,
+    /// Least number of similar comments for a candidate.
+    #[arg(long, default_value_t = 1)]
+    pub min_repeats: u32,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// `completions` arguments.

@@ -89,6 +89,7 @@ pub fn run() -> ExitCode {
         Command::Mcp(args) => commands::mcp::run(&global, args),
         Command::Explain(args) => commands::explain::run(&global, args),
         Command::Review(args) => commands::review::run(&global, args),
+        Command::Learn(cli::LearnCommand::Reviews(args)) => commands::learn::reviews(&global, args),
         Command::Validate(args) => commands::validate::run(&global, args),
         Command::Scan(args) => commands::scan::run(&global, args),
     };
@@ -118,6 +119,7 @@ fn wants_json(command: &Command) -> bool {
         Command::Lock(args) => args.format == Format::Json,
         Command::Explain(args) => args.format == Format::Json,
         Command::Review(args) => args.format == Format::Json,
+        Command::Learn(cli::LearnCommand::Reviews(args)) => args.format == Format::Json,
         Command::Validate(args) | Command::Scan(args) => {
             matches!(args.format, LintFormat::Json | LintFormat::Sarif)
         }

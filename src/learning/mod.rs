@@ -13,6 +13,7 @@ pub(crate) mod matching;
 pub(crate) mod organize;
 pub(crate) mod proposals;
 pub(crate) mod review;
+pub(crate) mod reviews;
 pub(crate) mod risk;
 pub(crate) mod similarity;
 pub(crate) mod usage;

@@ -368,3 +368,29 @@ pub(crate) struct TagRulesArgs {
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
 }
+
+/// `learn_from_reviews` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LearnFromReviewsArgs {
+    /// `gh` (default: the project repository's review comments through the user's GitHub CLI login) or `file`.
+    pub(crate) source: Option<ReviewSourceArg>,
+    /// With source `file`: a JSON file of review comments inside the project, as `gh api repos/OWNER/REPO/pulls/comments` prints it.
+    pub(crate) file: Option<String>,
+    /// Leave out comments older than this many days (1-3650, default 90).
+    pub(crate) since_days: Option<u32>,
+    /// Least number of similar comments for a candidate (default 1: every actionable comment).
+    pub(crate) min_repeats: Option<u32>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// Where `learn_from_reviews` reads comments from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ReviewSourceArg {
+    // Variants carry no doc comments, so the schema stays one string `enum`: `gh` runs the
+    // GitHub CLI, `file` reads the `file` argument.
+    Gh,
+    File,
+}

@@ -93,7 +93,8 @@ fn simplify(node: &mut JsonObject, descriptions: Descriptions) -> bool {
     nullable
 }
 
-/// Removes `null` from `type: [T, "null"]` (leaving `type: T`) and from
+/// Removes `null` from `type: [T, "null"]` (leaving `type: T`, and taking `null` out of an
+/// `enum` next to it) and from
 /// `anyOf: [S, {type: null}]` (leaving `S` merged into the node). Returns whether it did.
 fn take_null_out(node: &mut JsonObject) -> bool {
     if let Some(Value::Array(types)) = node.get("type") {
@@ -103,6 +104,11 @@ fn take_null_out(node: &mut JsonObject) -> bool {
             .cloned()
             .collect();
         let nullable = kept.len() < types.len();
+        // An optional enum lists `null` among its values too; with `type` narrowed to one
+        // string it would contradict it.
+        if nullable && let Some(Value::Array(values)) = node.get_mut("enum") {
+            values.retain(|value| !value.is_null());
+        }
         match kept.as_slice() {
             [single] => node.insert("type".to_owned(), single.clone()),
             // Several non-null types have no one-string form; leaving `type` out accepts them all.
