@@ -48,6 +48,32 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Review learned rules: list pending ones, show, approve, reject, unpin.
     Review(ReviewArgs),
+    /// Learn rules from the project itself (reports only; saving is `propose_rules`' job).
+    #[command(subcommand)]
+    Learn(LearnCommand),
+}
+
+/// `learn` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum LearnCommand {
+    /// Report conventions the code follows almost everywhere, with counts and a rule for each.
+    Conventions(ConventionsArgs),
+}
+
+/// `learn conventions` arguments.
+#[derive(Debug, Args)]
+pub struct ConventionsArgs {
+    /// Folders or files to scan, inside the project (default: the whole project).
+    pub paths: Vec<PathBuf>,
+    /// Share of observations one option must hold to be reported (above 0.5, at most 1).
+    #[arg(long, value_name = "R", default_value_t = 0.9)]
+    pub min_ratio: f64,
+    /// Number of files that must show an aspect.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub min_files: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// `review` arguments: without a subcommand, lists what waits for review.

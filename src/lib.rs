@@ -85,6 +85,9 @@ pub fn run() -> ExitCode {
         Command::Review(args) => commands::review::run(&global, args),
         Command::Validate(args) => commands::validate::run(&global, args),
         Command::Scan(args) => commands::scan::run(&global, args),
+        Command::Learn(cli::LearnCommand::Conventions(args)) => {
+            commands::learn::conventions(&global, args)
+        }
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -112,6 +115,7 @@ fn wants_json(command: &Command) -> bool {
         Command::Lock(args) => args.format == Format::Json,
         Command::Explain(args) => args.format == Format::Json,
         Command::Review(args) => args.format == Format::Json,
+        Command::Learn(cli::LearnCommand::Conventions(args)) => args.format == Format::Json,
         Command::Validate(args) | Command::Scan(args) => {
             matches!(args.format, LintFormat::Json | LintFormat::Sarif)
         }

@@ -6,6 +6,7 @@ pub(crate) mod explain;
 pub(crate) mod generate;
 pub(crate) mod hook;
 pub(crate) mod init;
+pub(crate) mod learn;
 pub(crate) mod lint;
 pub(crate) mod lock;
 pub(crate) mod mcp;

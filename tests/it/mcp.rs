@@ -347,6 +347,7 @@ pub(crate) const TOOLSETS: [(&str, &[&str]); 5] = [
             "propose_rules",
             "organize_rules",
             "tag_rules",
+            "discover_conventions",
         ],
     ),
 ];

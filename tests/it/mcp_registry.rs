@@ -275,7 +275,8 @@ fn read_only_lists_no_writing_tool_and_refuses_writes() {
             "validate_config",
             "lock_status",
             "get_version",
-            "organize_rules"
+            "organize_rules",
+            "discover_conventions"
         ]
     );
     for tool in &tools {

@@ -1,0 +1,78 @@
+//! `ai-rulez learn`: learning rules from the project itself. `learn conventions` resolves its
+//! paths and thresholds and calls [`crate::learning::conventions::discover_conventions`].
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+
+use super::{Global, is_json, out, print_json};
+use crate::cli::ConventionsArgs;
+use crate::error::Error;
+use crate::learning::conventions::{self, ConventionsRequest};
+
+/// What `learn conventions` scans, resolved: the root and project-relative paths.
+#[derive(Debug)]
+struct ConventionsConfig {
+    /// The project root (or, outside any project, the start folder), canonical.
+    root: PathBuf,
+    /// The request passed to the library.
+    request: ConventionsRequest,
+}
+
+/// Runs `learn conventions`: prints the report as text or JSON; returns 0.
+///
+/// Errors: a path outside the project or missing, thresholds out of range, a config that
+/// cannot be read.
+pub(crate) fn conventions(global: &Global, args: &ConventionsArgs) -> anyhow::Result<u8> {
+    let config = resolve(global, args)?;
+    let report = conventions::discover_conventions(&config.root, &config.request)?;
+    if is_json(args.format) {
+        print_json(&serde_json::to_value(&report)?);
+    } else {
+        out(&conventions::report_text(&report));
+    }
+    Ok(0)
+}
+
+/// Finds the root (the project around the start folder; code without `.ai-rulez/` can be
+/// scanned too, from the start folder) and turns each path, relative to the start folder, into
+/// a project-relative one.
+fn resolve(global: &Global, args: &ConventionsArgs) -> anyhow::Result<ConventionsConfig> {
+    let root = match crate::project::discover(&global.start) {
+        Ok((root, _, _)) => root,
+        Err(Error::NoProject { .. }) => fs_err::canonicalize(&global.start)?,
+        Err(error) => return Err(error.into()),
+    };
+    let mut paths = Vec::new();
+    for path in &args.paths {
+        paths.push(project_relative(&root, &global.start.join(path))?);
+    }
+    Ok(ConventionsConfig {
+        root,
+        request: ConventionsRequest {
+            paths,
+            min_ratio: args.min_ratio,
+            min_files: args.min_files,
+        },
+    })
+}
+
+fn project_relative(root: &Path, path: &Path) -> anyhow::Result<String> {
+    let resolved = fs_err::canonicalize(path).with_context(|| {
+        format!(
+            "`{}` cannot be scanned; pass an existing folder or file",
+            path.display()
+        )
+    })?;
+    let relative = resolved.strip_prefix(root).map_err(|_| {
+        anyhow::anyhow!(
+            "`{}` lies outside the project {}; pass folders or files inside it",
+            path.display(),
+            root.display()
+        )
+    })?;
+    relative
+        .to_str()
+        .map(str::to_owned)
+        .with_context(|| format!("`{}` is not valid UTF-8; rename it", path.display()))
+}
