@@ -45,7 +45,7 @@ fn resolve(global: &Global, args: &ConventionsArgs) -> anyhow::Result<Convention
     };
     let mut paths = Vec::new();
     for path in &args.paths {
-        paths.push(project_relative(&root, &global.start.join(path))?);
+        paths.push(project_relative(&root, &global.start, path)?);
     }
     Ok(ConventionsConfig {
         root,
@@ -57,8 +57,10 @@ fn resolve(global: &Global, args: &ConventionsArgs) -> anyhow::Result<Convention
     })
 }
 
-fn project_relative(root: &Path, path: &Path) -> anyhow::Result<String> {
-    let resolved = fs_err::canonicalize(path).with_context(|| {
+/// `path` as typed (relative to `start`, or absolute) made relative to `root`.
+fn project_relative(root: &Path, start: &Path, path: &Path) -> anyhow::Result<String> {
+    // std's canonicalize: the error names the path as typed, below, not the joined one.
+    let resolved = std::fs::canonicalize(start.join(path)).with_context(|| {
         format!(
             "`{}` cannot be scanned; pass an existing folder or file",
             path.display()

@@ -3,6 +3,7 @@
 mod bug_cases;
 mod concurrency;
 mod confinement;
+mod conventions;
 mod corpus;
 mod crash;
 mod fuzz;

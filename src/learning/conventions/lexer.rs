@@ -294,11 +294,13 @@ fn triple_end(bytes: &[u8], from: usize, quote: u8) -> usize {
 fn rust_char_end(bytes: &[u8], from: usize) -> Option<usize> {
     let first = *bytes.get(from + 1)?;
     if first == b'\\' {
-        let close = bytes[from + 2..]
+        // The escaped character itself may be a quote (`'\''`), so the search starts after it.
+        let close = bytes
+            .get(from + 3..)?
             .iter()
             .take(12)
             .position(|&byte| byte == b'\'')?;
-        return Some(from + 2 + close + 1);
+        return Some(from + 3 + close + 1);
     }
     // One character of up to four UTF-8 bytes, then the closing quote.
     let width = match first {
