@@ -371,7 +371,7 @@ pub(crate) struct TagRulesArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct DiscoverConventionsArgs {
-    /// Folders or files to scan, relative to the project root; default: the whole project.
+    /// Folders or files to scan (absolute, or relative to the project root); default: the whole project.
     pub(crate) paths: Option<Vec<String>>,
     /// Share of observations one option must hold to be reported (above 0.5, at most 1; default 0.9).
     pub(crate) min_ratio: Option<f64>,

@@ -367,6 +367,17 @@ fn the_mcp_tool_returns_the_same_report_and_refuses_paths_outside_the_project() 
         refused.contains("is not a path inside the project"),
         "{refused}"
     );
+    let refused = server.fails("discover_conventions", json!({"paths": ["/etc"]}));
+    assert!(
+        refused.contains("`/etc` is not a path inside the project"),
+        "{refused}"
+    );
+    let absolute = project.path().canonicalize().expect("root").join("web");
+    let (_, same) = server.text(
+        "discover_conventions",
+        json!({"paths": [absolute.to_str().expect("UTF-8")]}),
+    );
+    assert_eq!(same, report);
     let refused = server.fails("discover_conventions", json!({"min_files": 0}));
     assert_eq!(refused, "min_files must be at least 1 (default 5)");
     server.finish();

@@ -311,3 +311,61 @@ fn rust_char_end(bytes: &[u8], from: usize) -> Option<usize> {
     };
     (bytes.get(from + 1 + width) == Some(&b'\'')).then_some(from + 2 + width)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tokens of `source` as (kind, text) pairs.
+    fn lexed(language: Language, source: &str) -> Vec<(TokenKind, &str)> {
+        tokenize(language, source)
+            .into_iter()
+            .map(|token| (token.kind, &source[token.start..token.end]))
+            .collect()
+    }
+
+    #[test]
+    fn rust_comments_nest_and_lifetimes_are_not_characters() {
+        let source = "/* a /* b */ c */ fn f<'a>(x: &'a str) -> char { '\\'' } // fn g";
+        let words: Vec<&str> = lexed(Language::Rust, source)
+            .into_iter()
+            .filter(|(kind, _)| *kind == TokenKind::Word)
+            .map(|(_, text)| text)
+            .collect();
+        assert_eq!(words, ["fn", "f", "a", "x", "a", "str", "char"]);
+        assert!(lexed(Language::Rust, source).contains(&(TokenKind::Text(Quote::Other), "'\\''")));
+        assert_eq!(
+            lexed(Language::Rust, r##"r#"a "b" c"# b"x""##),
+            [
+                (TokenKind::Text(Quote::Other), r##"r#"a "b" c"#"##),
+                (TokenKind::Text(Quote::Other), r#"b"x""#)
+            ]
+        );
+    }
+
+    #[test]
+    fn python_prefixes_triple_quotes_and_hash_comments() {
+        assert_eq!(
+            lexed(
+                Language::Python,
+                "x = f'a' # 'b'\n\"\"\"it's\"\"\" \"it's\""
+            ),
+            [
+                (TokenKind::Word, "x"),
+                (TokenKind::Punct(b'='), "="),
+                (TokenKind::Text(Quote::Single), "f'a'"),
+                (TokenKind::Text(Quote::Other), "\"\"\"it's\"\"\""),
+                (TokenKind::Text(Quote::Double), "\"it's\""),
+            ]
+        );
+        let tokens = tokenize(Language::Python, "\"it's\"");
+        assert!(tokens[0].holds_other_quote);
+    }
+
+    #[test]
+    fn an_unterminated_string_stops_at_the_line_end_and_lines_are_counted() {
+        let tokens = tokenize(Language::TypeScript, "a = 'open\nb = `x\ny`\nc");
+        let lines: Vec<usize> = tokens.iter().map(|token| token.line).collect();
+        assert_eq!(lines, [0, 0, 0, 1, 1, 1, 3]);
+    }
+}

@@ -157,8 +157,7 @@ pub(super) fn observe_file(language: Language, relative: &str, source: &str) -> 
                 .take(2)
                 .find(|token| matches!(token.kind, TokenKind::Text(Quote::Single | Quote::Double)));
             if let Some(specifier) = specifier {
-                let value = &source
-                    [specifier.start + 1..specifier.end.saturating_sub(1).max(specifier.start + 1)];
+                let value = literal_inside(source, specifier);
                 if value.starts_with("./")
                     || value.starts_with("../")
                     || value == "."
@@ -182,6 +181,14 @@ pub(super) fn observe_file(language: Language, relative: &str, source: &str) -> 
         }
     }
     observations
+}
+
+/// The text between a string literal's quotes (an unterminated literal has no closing quote).
+fn literal_inside<'source>(source: &'source str, literal: &Token) -> &'source str {
+    let text = &source[literal.start..literal.end];
+    // The opening quote is one ASCII byte, so slicing after it stays on a character boundary.
+    let opened = text.get(1..).unwrap_or("");
+    opened.strip_suffix(&text[..1]).unwrap_or(opened)
 }
 
 /// Whether `tokens` start with the exact texts of `expected`.
@@ -322,4 +329,22 @@ fn indentation_of(source: &str, tokens: &[Token]) -> Option<&'static str> {
         .enumerate()
         .max_by_key(|&(step, count)| (*count, std::cmp::Reverse(step)))?;
     (*count > 0).then_some(WIDTHS[step])
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// Any text, including broken literals and multi-byte characters, is observed without a
+        /// panic in every language (tokens always end on character boundaries).
+        #[test]
+        fn any_text_is_observed_without_panicking(source in "(['\"`#/*\\\\ \t\nrbf{}()\\[\\];.?aé€_-]|import|from|fn|def){0,80}") {
+            for language in [Language::Rust, Language::TypeScript, Language::JavaScript, Language::Python, Language::Go] {
+                let _ = observe_file(language, "src/some_file.x", &source);
+            }
+        }
+    }
 }

@@ -56,8 +56,8 @@ pub(super) struct Scan {
     pub(super) skipped: usize,
 }
 
-/// Walks `paths` (project-relative; empty: the whole project) under `root` and observes every
-/// source file.
+/// Walks `paths` (relative to `root`, or absolute inside it; empty: the whole project) under
+/// `root` and observes every source file.
 ///
 /// Errors: [`Error::Usage`] for a path that is not a plain relative path inside the project or
 /// that does not exist; [`Error::Refused`] for one that is or passes through a symlink; I/O
@@ -66,7 +66,13 @@ pub(super) fn scan(root: &Path, paths: &[String]) -> Result<Scan> {
     let project = ProjectDir::open(root)?;
     let mut starts = Vec::new();
     for path in paths {
-        let relative = normalise_relative(path).ok_or_else(|| {
+        // An absolute path names a place inside the project by its full path.
+        let as_given = match Path::new(path).strip_prefix(root) {
+            Ok(inside) => inside.to_str().unwrap_or(path),
+            Err(_) if Path::new(path).is_absolute() => "..",
+            Err(_) => path,
+        };
+        let relative = normalise_relative(as_given).ok_or_else(|| {
             Error::Usage(format!(
                 "`{path}` is not a path inside the project; pass folders or files relative to the project root {}",
                 root.display()
