@@ -294,6 +294,27 @@ fn lower_thresholds_show_the_minority_options_and_paths_narrow_the_walk() {
     );
     assert_eq!(report["files_scanned"], 6);
     assert_eq!(report["toolchain"], json!([]));
+    // JSX attributes (double quotes, no `;` between lines) say nothing about quotes or semicolons.
+    project.write(
+        "web/src/user-badge.tsx",
+        "import { Badge } from './badge-view'\n\nexport function UserBadge() {\n  return (\n    <Badge\n      size=\"small\"\n      tone=\"calm\"\n    />\n  )\n}\n",
+    );
+    let web = json_run(
+        &project,
+        &["learn", "conventions", "web", "--format", "json"],
+    );
+    let counts = |aspect: &str| {
+        web["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .find(|finding| finding["aspect"] == aspect)
+            .map(|finding| finding["counts"].clone())
+    };
+    assert_eq!(counts("quotes"), Some(json!({"single quotes": 14})));
+    assert_eq!(counts("semicolons"), Some(json!({"no semicolons": 32})));
+    assert_eq!(counts("import_style"), Some(json!({"relative paths": 12})));
+    assert_eq!(counts("indentation"), Some(json!({"2 spaces": 7})));
     // A mixed tree: a tab-indented Python file among four space-indented ones is 80%.
     project.write("app/tabbed_one.py", "def run_it():\n\treturn 1\n");
     let text = project

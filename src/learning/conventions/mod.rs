@@ -12,8 +12,16 @@
 //! regular expression literals and JSX text are lexed as code, so a quote inside them can start
 //! a string; a statement without `;` is recognised by a value at the end of a line followed by
 //! a line starting a new statement, so object literals without trailing commas count as
-//! statements; Rust error idioms after the first `#[cfg(test)]` of a file are taken to be test
-//! code and not counted. Conventions are reported only when lopsided, which keeps these rare
+//! statements; JSX cannot be told from code, so `.tsx` and `.jsx` files count for neither quotes
+//! nor semicolons; Rust error idioms after the first `#[cfg(test)]` of a file are taken to be
+//! test code and not counted.
+//!
+//! Aspects per language: indentation, file, function and type naming and test layout for all of
+//! Rust, TypeScript, JavaScript, Python and Go; quotes for TypeScript, JavaScript and Python;
+//! semicolons for TypeScript and JavaScript; import style for Rust (`crate::` or `super::`),
+//! TypeScript and JavaScript (relative paths or aliases such as `@/`) and Python (relative, or
+//! absolute imports of the project's own modules); error handling for Rust (`?`, `unwrap()`,
+//! `expect(…)`) and Go (`if err != nil`, `panic(…)`). Conventions are reported only when lopsided, which keeps these rare
 //! misreadings from deciding anything.
 
 mod language;

@@ -55,6 +55,13 @@ pub(super) fn observe_file(language: Language, relative: &str, source: &str) -> 
         observations.add(Aspect::Indentation, indentation);
     }
     let text = |token: &Token| &source[token.start..token.end];
+    // JSX attributes take double quotes by custom and span lines without `;`, and the lexer
+    // cannot tell them from code, so `.tsx` and `.jsx` files say nothing about either.
+    let is_jsx = file_name
+        .rsplit_once('.')
+        .is_some_and(|(_, extension)| matches!(extension, "tsx" | "jsx"));
+    let counts_quotes = language.has_quote_choice() && !is_jsx;
+    let counts_semicolons = language.has_optional_semicolons() && !is_jsx;
     let is_test_code = test_layout.is_some() || relative.split('/').any(|part| part == "benches");
     let mut in_rust_test_module = false;
     let mut depth = 0i32;
@@ -71,7 +78,7 @@ pub(super) fn observe_file(language: Language, relative: &str, source: &str) -> 
             TokenKind::Punct(b'(' | b'[') => depth += 1,
             TokenKind::Punct(b')' | b']') => depth -= 1,
             TokenKind::Text(quote @ (Quote::Single | Quote::Double))
-                if language.has_quote_choice() && !token.holds_other_quote =>
+                if counts_quotes && !token.holds_other_quote =>
             {
                 observations.add(
                     Aspect::Quotes,
@@ -84,7 +91,7 @@ pub(super) fn observe_file(language: Language, relative: &str, source: &str) -> 
             }
             _ => {}
         }
-        if language.has_optional_semicolons()
+        if counts_semicolons
             && depth == 0
             && let Some(option) = semicolon_at(token, next, |token| text(token))
         {
