@@ -1,8 +1,8 @@
 //! `discover_conventions` and `ai-rulez learn conventions` through the real binary: fixtures in
 //! Rust, TypeScript and Python written here with exact counts (comments and string literals
 //! full of misleading text count for nothing; ignored, vendored, hidden, generated, binary and
-//! oversized files are left out), the MCP tool returning the same report, bad arguments, and a
-//! run on this repository itself.
+//! oversized files are left out), Go (receivers, tabs, error checks), the MCP tool returning
+//! the same report, bad arguments, and a run on this repository itself.
 
 use serde_json::{Value, json};
 
@@ -424,4 +424,92 @@ fn this_repository_is_rust_with_four_spaces_snake_case_files_and_a_cargo_lock() 
     assert_eq!(finding("type_naming"), Some(json!("PascalCase")));
     assert_eq!(report["toolchain"][0]["file"], "Cargo.lock");
     assert_eq!(report["toolchain"][0]["paths"][0], "Cargo.lock");
+}
+
+/// A Go file: tabs, a `PascalCase` type, a `PascalCase` method (after its receiver) and a
+/// `camelCase` function, one `if err != nil` (a second one inside a string does not count).
+fn go_file(pascal: &str) -> String {
+    format!(
+        "// Package store: func BadName() and if err != nil in a comment do not count.
+package store
+
+import \"errors\"
+
+// {pascal}Order is a type.
+type {pascal}Order struct {{
+\tID string
+}}
+
+func (o *{pascal}Order) Save{pascal}() error {{
+\ttext := \"if err != nil {{ panic(x) }}\"
+\terr := errors.New(text)
+\tif err != nil {{
+\t\treturn err
+\t}}
+\treturn nil
+}}
+
+func load{pascal}(raw string) (string, error) {{
+\treturn raw, nil
+}}
+"
+    )
+}
+
+#[test]
+fn go_receivers_tabs_and_error_checks_are_counted_and_test_files_are_not_error_handling() {
+    let project = Project::empty();
+    for (name, pascal) in [
+        ("user_order", "User"),
+        ("cart_order", "Cart"),
+        ("price_order", "Price"),
+        ("stock_order", "Stock"),
+        ("ship_order", "Ship"),
+    ] {
+        project.write(&format!("store/{name}.go"), go_file(pascal));
+    }
+    project.write(
+        "store/user_order_test.go",
+        "package store\n\nimport \"testing\"\n\nfunc TestSave(t *testing.T) {\n\tif err := (&UserOrder{}).SaveUser(); err != nil {\n\t\tpanic(err)\n\t}\n}\n",
+    );
+    project.write("go.mod", "module example.com/store\n");
+    let report = json_run(
+        &project,
+        &[
+            "learn",
+            "conventions",
+            "--min-ratio",
+            "0.51",
+            "--format",
+            "json",
+        ],
+    );
+    let summary: Vec<Value> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|finding| {
+            json!([
+                finding["aspect"],
+                finding["convention"],
+                finding["counts"],
+                finding["files"]
+            ])
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            json!(["indentation", "tabs", {"tabs": 6}, 6]),
+            json!(["file_naming", "snake_case", {"snake_case": 6}, 6]),
+            json!(["function_naming", "PascalCase", {"PascalCase": 6, "camelCase": 5}, 6]),
+            json!(["type_naming", "PascalCase", {"PascalCase": 5}, 5]),
+            json!(["error_handling", "if err != nil", {"if err != nil": 5}, 5]),
+        ]
+    );
+    assert_eq!(
+        report["findings"][4]["rule"],
+        "Check Go errors with if err != nil and return them; do not panic."
+    );
+    assert_eq!(report["toolchain"][0]["file"], "go.mod");
 }
