@@ -242,6 +242,12 @@ fn json_run(project: &Project, args: &[&str]) -> Value {
 #[test]
 fn three_languages_give_exact_counts_and_misleading_comments_and_strings_count_for_nothing() {
     let project = fixture();
+    // A symlink is neither followed nor read, even to a file inside the project.
+    std::os::unix::fs::symlink(
+        "load_config.rs",
+        project.path().join("src/linked_module.rs"),
+    )
+    .expect("symlink");
     let report = json_run(&project, &["learn", "conventions", "--format", "json"]);
     assert_eq!(report["findings"], expected_findings());
     assert_eq!(report["toolchain"], expected_toolchain());
@@ -386,6 +392,13 @@ fn the_mcp_tool_returns_the_same_report_and_refuses_paths_outside_the_project() 
     let refused = server.fails("discover_conventions", json!({"paths": ["../elsewhere"]}));
     assert!(
         refused.contains("is not a path inside the project"),
+        "{refused}"
+    );
+    std::os::unix::fs::symlink(project.path().join("web"), project.path().join("linked"))
+        .expect("symlink");
+    let refused = server.fails("discover_conventions", json!({"paths": ["linked"]}));
+    assert!(
+        refused.starts_with("linked: ") && refused.contains("symlink"),
         "{refused}"
     );
     let refused = server.fails("discover_conventions", json!({"paths": ["/etc"]}));

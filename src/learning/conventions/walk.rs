@@ -81,10 +81,16 @@ pub(super) fn scan(root: &Path, paths: &[String]) -> Result<Scan> {
         if !relative.is_empty() {
             match project.info(&relative)? {
                 Some(info) if matches!(info.kind, EntryKind::File | EntryKind::Folder) => {}
-                Some(_) => {
+                Some(info) if info.kind == EntryKind::Symlink => {
                     return Err(Error::refused(
                         relative,
                         crate::confined_fs::SYMLINK_REFUSAL,
+                    ));
+                }
+                Some(_) => {
+                    return Err(Error::refused(
+                        relative,
+                        "is a pipe, socket or device, not a folder or file; pass folders or files",
                     ));
                 }
                 None => {
