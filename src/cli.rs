@@ -50,7 +50,8 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Review learned rules: list pending ones, show, approve, reject, unpin.
     Review(ReviewArgs),
-    /// Find candidate rules in what the project already says (review comments).
+    /// Find candidate rules in what the project already says: review comments and the code's
+    /// conventions (reports only; saving is `propose_rules`' job).
     #[command(subcommand)]
     Learn(LearnCommand),
 }
@@ -60,6 +61,8 @@ pub enum Command {
 pub enum LearnCommand {
     /// Candidate rules from pull-request review comments (through `gh`, or a JSON file).
     Reviews(LearnReviewsArgs),
+    /// Report conventions the code follows almost everywhere, with counts and a rule for each.
+    Conventions(ConventionsArgs),
 }
 
 /// `learn reviews` arguments.
@@ -75,6 +78,22 @@ pub struct LearnReviewsArgs {
     /// Least number of similar comments for a candidate.
     #[arg(long, default_value_t = 1)]
     pub min_repeats: u32,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// `learn conventions` arguments.
+#[derive(Debug, Args)]
+pub struct ConventionsArgs {
+    /// Folders or files to scan, inside the project (default: the whole project).
+    pub paths: Vec<PathBuf>,
+    /// Share of observations one option must hold to be reported (above 0.5, at most 1).
+    #[arg(long, value_name = "R", default_value_t = 0.9)]
+    pub min_ratio: f64,
+    /// Number of files that must show an aspect.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub min_files: usize,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,

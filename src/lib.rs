@@ -92,6 +92,9 @@ pub fn run() -> ExitCode {
         Command::Learn(cli::LearnCommand::Reviews(args)) => commands::learn::reviews(&global, args),
         Command::Validate(args) => commands::validate::run(&global, args),
         Command::Scan(args) => commands::scan::run(&global, args),
+        Command::Learn(cli::LearnCommand::Conventions(args)) => {
+            commands::learn::conventions(&global, args)
+        }
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -120,6 +123,7 @@ fn wants_json(command: &Command) -> bool {
         Command::Explain(args) => args.format == Format::Json,
         Command::Review(args) => args.format == Format::Json,
         Command::Learn(cli::LearnCommand::Reviews(args)) => args.format == Format::Json,
+        Command::Learn(cli::LearnCommand::Conventions(args)) => args.format == Format::Json,
         Command::Validate(args) | Command::Scan(args) => {
             matches!(args.format, LintFormat::Json | LintFormat::Sarif)
         }

@@ -3,6 +3,7 @@
 //! git), with checks against duplicates and contradictions, tagging, usage counts and review.
 //! The MCP `learn` toolset and the `review` command are thin calls into this module.
 
+pub(crate) mod conventions;
 pub(crate) mod day;
 pub(crate) mod draft;
 pub(crate) mod feedback;

@@ -394,3 +394,16 @@ pub(crate) enum ReviewSourceArg {
     Gh,
     File,
 }
+/// `discover_conventions` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DiscoverConventionsArgs {
+    /// Folders or files to scan (absolute, or relative to the project root); default: the whole project.
+    pub(crate) paths: Option<Vec<String>>,
+    /// Share of observations one option must hold to be reported (above 0.5, at most 1; default 0.9).
+    pub(crate) min_ratio: Option<f64>,
+    /// Number of files that must show an aspect (at least 1; default 5).
+    pub(crate) min_files: Option<u32>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}

@@ -67,6 +67,7 @@ fn simplify(node: &mut JsonObject, descriptions: Descriptions) -> bool {
         node.remove("minimum");
     }
     let nullable = take_null_out(node);
+    constants_to_enum(node);
     let required: Vec<String> = match node.get("required") {
         Some(Value::Array(names)) => names
             .iter()
@@ -91,6 +92,31 @@ fn simplify(node: &mut JsonObject, descriptions: Descriptions) -> bool {
         }
     }
     nullable
+}
+
+/// Rewrites `oneOf: [{const: "a"}, {const: "b"}, ...]` (what schemars makes of an enum whose
+/// variants carry doc comments) as `type: "string", enum: ["a", "b", ...]`: the one form of a
+/// closed set of strings that every client accepts (`oneOf` and `const` are not). Leaves any
+/// other `oneOf` alone.
+fn constants_to_enum(node: &mut JsonObject) {
+    let Some(Value::Array(alternatives)) = node.get("oneOf") else {
+        return;
+    };
+    let constants: Option<Vec<Value>> = alternatives
+        .iter()
+        .map(|alternative| {
+            alternative
+                .get("const")
+                .filter(|constant| constant.is_string())
+                .cloned()
+        })
+        .collect();
+    let Some(constants) = constants else {
+        return;
+    };
+    node.remove("oneOf");
+    node.insert("type".to_owned(), Value::from("string"));
+    node.insert("enum".to_owned(), Value::Array(constants));
 }
 
 /// Removes `null` from `type: [T, "null"]` (leaving `type: T`, and taking `null` out of an
@@ -162,6 +188,31 @@ mod tests {
     struct Inner {
         /// A number.
         count: usize,
+    }
+
+    #[test]
+    fn an_enum_of_documented_variants_becomes_one_string_enum() {
+        let mut node = serde_json::json!({"oneOf": [
+            {"type": "string", "const": "rust", "description": "Rust."},
+            {"type": "string", "const": "go"}
+        ]});
+        let Value::Object(object) = &mut node else {
+            unreachable!()
+        };
+        constants_to_enum(object);
+        assert_eq!(
+            node,
+            serde_json::json!({"type": "string", "enum": ["rust", "go"]})
+        );
+        let mut mixed = serde_json::json!({"oneOf": [{"const": "a"}, {"type": "integer"}]});
+        let Value::Object(object) = &mut mixed else {
+            unreachable!()
+        };
+        constants_to_enum(object);
+        assert_eq!(
+            mixed,
+            serde_json::json!({"oneOf": [{"const": "a"}, {"type": "integer"}]})
+        );
     }
 
     #[test]

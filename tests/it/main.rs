@@ -4,6 +4,7 @@ mod bug_cases;
 mod concurrency;
 mod confinement;
 mod conveniences;
+mod conventions;
 mod corpus;
 mod crash;
 mod edit_hints;

@@ -348,6 +348,7 @@ pub(crate) const TOOLSETS: [(&str, &[&str]); 5] = [
             "organize_rules",
             "tag_rules",
             "learn_from_reviews",
+            "discover_conventions",
         ],
     ),
 ];

@@ -290,7 +290,8 @@ fn read_only_lists_no_writing_tool_and_refuses_writes() {
             "lock_status",
             "get_version",
             "organize_rules",
-            "learn_from_reviews"
+            "learn_from_reviews",
+            "discover_conventions"
         ]
     );
     for tool in &tools {

@@ -1,14 +1,15 @@
 //! The `learn` toolset: saving what an agent learns as rule files a person reviews. Corrections
 //! (`record_feedback`), batches of proposals (`propose_rules`), and tagging (`organize_rules`,
-//! `tag_rules`), and candidates from review comments (`learn_from_reviews`). Each handler is one
-//! call into [`crate::learning`].
+//! `tag_rules`), candidates from review comments (`learn_from_reviews`) and conventions read
+//! from the code (`discover_conventions`). Each handler is one call into [`crate::learning`].
 
 use super::super::Changed;
 use super::super::args::{
-    LearnFromReviewsArgs, OrganizeRulesArgs, ProposeRulesArgs, RecordFeedbackArgs, ReviewSourceArg,
-    TagRulesArgs,
+    DiscoverConventionsArgs, LearnFromReviewsArgs, OrganizeRulesArgs, ProposeRulesArgs,
+    RecordFeedbackArgs, ReviewSourceArg, TagRulesArgs,
 };
 use super::super::registry::{Answer, Handler, Hints, Pairing, Reply, ToolSpec, Toolset};
+use crate::learning::conventions::{self, ConventionsReport, ConventionsRequest};
 use crate::learning::feedback::{self, FeedbackReply, FeedbackRequest};
 use crate::learning::organize::{self, OrganizeReply, Tag, TagReply};
 use crate::learning::proposals::{self, Proposal, ProposalsReply};
@@ -22,6 +23,7 @@ pub(super) fn tools() -> Vec<ToolSpec> {
         organize_rules(),
         tag_rules(),
         learn_from_reviews(),
+        discover_conventions(),
     ]
 }
 
@@ -200,6 +202,32 @@ fn learn_from_reviews() -> ToolSpec {
                 // Only the ledger (bookkeeping the file watcher ignores) is written.
                 Ok((Answer::text(text.trim_end().to_owned(), reply), Changed::Nothing))
             })
+        }),
+    }
+}
+
+fn discover_conventions() -> ToolSpec {
+    ToolSpec {
+        name: "discover_conventions".into(),
+        title: "Conventions the code follows".into(),
+        description: "Reads the project's code (honouring .gitignore) and reports, per language, conventions one option holds almost everywhere: indentation, quotes, semicolons, naming of files, functions and types, test layout, import style, error handling, lockfiles and toolchain files, each with counts, example files and a rule sentence. Saves nothing: pass the rules worth keeping to propose_rules.".into(),
+        hints: Hints::READ,
+        toolset: Toolset::Learn,
+        pairing: Pairing::Command("learn conventions"),
+        handler: Handler::new(|server, args: DiscoverConventionsArgs| -> Reply<ConventionsReport> {
+            // The walk reads source files only, so it needs the project root but neither the
+            // catalog nor the state lock (other calls go on while it runs).
+            let start = server.start_for(args.working_directory.as_deref(), None)?;
+            let root = server.project_root(&start)?;
+            let request = ConventionsRequest {
+                paths: args.paths.unwrap_or_default(),
+                min_ratio: args.min_ratio.unwrap_or(conventions::DEFAULT_MIN_RATIO),
+                min_files: args
+                    .min_files
+                    .map_or(conventions::DEFAULT_MIN_FILES, |files| files as usize),
+            };
+            let report = conventions::discover_conventions(&root, &request)?;
+            Ok(Answer::text(conventions::report_text(&report), report))
         }),
     }
 }
