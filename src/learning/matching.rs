@@ -81,13 +81,8 @@ pub(crate) fn related_rule(
         id: item.id.clone(),
         path: item.source_path.clone(),
         status: item.status.name().to_owned(),
-        relation: if is_duplicate {
-            "duplicate"
-        } else {
-            "contradiction"
-        }
-        .to_owned(),
-        similarity: (value * 100.0).round() / 100.0,
+        relation: relation_name(is_duplicate).to_owned(),
+        similarity: rounded(value),
     })
 }
 
@@ -249,13 +244,8 @@ fn closest(
     Some(SuspectedPair {
         first: first.id.clone(),
         second: second.id.clone(),
-        relation: if is_duplicate {
-            "duplicate"
-        } else {
-            "contradiction"
-        }
-        .to_owned(),
-        similarity: (value * 100.0).round() / 100.0,
+        relation: relation_name(is_duplicate).to_owned(),
+        similarity: rounded(value),
         why: format!(
             "same scope ({scope}); `{}` and `{}` {how} ({}% of content words shared)",
             shorten(left_text),
@@ -273,4 +263,18 @@ fn shorten(text: &str) -> String {
         let cut: String = text.chars().take(79).collect();
         format!("{cut}…")
     }
+}
+
+/// The name a reply gives a relation: `duplicate`, else `contradiction`.
+fn relation_name(is_duplicate: bool) -> &'static str {
+    if is_duplicate {
+        "duplicate"
+    } else {
+        "contradiction"
+    }
+}
+
+/// A similarity rounded to two decimals, as replies show it.
+fn rounded(value: f64) -> f64 {
+    (value * 100.0).round() / 100.0
 }
