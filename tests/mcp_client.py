@@ -209,7 +209,14 @@ async def learning_loop(session, binary, root):
     check(
         "enable_toolset learn: tools added",
         result.structured_content["added"],
-        ["record_feedback", "propose_rules", "organize_rules", "tag_rules"],
+        [
+            "record_feedback",
+            "propose_rules",
+            "organize_rules",
+            "tag_rules",
+            "learn_from_reviews",
+            "discover_conventions",
+        ],
     )
     result = await session.call_tool(
         "record_feedback",
