@@ -383,9 +383,11 @@ impl<'a> State<'a> {
             return;
         };
 
+        // Line ends normalised once for both comparisons below (borrowed when there is no CRLF).
+        let disk_text = comparable(path, disk_bytes);
         // The file is already exactly the output (the usual case of a repeated run): its banner
         // is ours, so provenance need not be worked out; only the mode may still differ.
-        if *comparable(path, disk_bytes) == *markdown.bytes.as_slice() {
+        if *disk_text == *markdown.bytes.as_slice() {
             self.whole_file(
                 path,
                 &markdown.bytes,
@@ -400,7 +402,7 @@ impl<'a> State<'a> {
         let ours = provenance != Provenance::NoBanner
             || old.records_file(path, &content_digest(path, disk_bytes));
         // A hand-written file identical to the output without its banner loses nothing when replaced.
-        let equivalent = *comparable(path, disk_bytes) == *without_banner(markdown).as_slice();
+        let equivalent = *disk_text == *without_banner(markdown).as_slice();
         // `--force` never overrides the section: a hand-written root file keeps its text.
         if ours || equivalent || !markdown.section_allowed {
             let provenance = if equivalent {
