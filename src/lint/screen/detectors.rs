@@ -1,7 +1,7 @@
 //! The detectors table: every regex-based check of [`super::screen`] with its code, its
 //! description and the judge that confirms or drops each match, compiled once into one set.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::{Regex, RegexSet};
 
@@ -17,9 +17,22 @@ pub(super) type Judge = fn(&Context<'_>, &str) -> Option<(String, Option<Severit
 pub(super) struct Pattern {
     pub(super) code: &'static str,
     pub(super) what: &'static str,
-    pub(super) regex: Regex,
+    /// The pattern's source, as compiled into the set.
+    source: String,
+    /// The pattern alone, compiled the first time the set reports a match for it: most texts
+    /// match nothing, and compiling every pattern a second time would double the start-up cost
+    /// that `generate` and the pre-commit `lock --check` pay on every run.
+    regex: OnceLock<Regex>,
     pub(super) judge: Judge,
     pub(super) mcp_only: bool,
+}
+
+impl Pattern {
+    /// The compiled pattern (compiled on first use; the set has already accepted its syntax).
+    pub(super) fn regex(&self) -> &Regex {
+        self.regex
+            .get_or_init(|| Regex::new(&self.source).expect("built-in screening pattern compiles"))
+    }
 }
 
 pub(super) struct Detectors {
@@ -113,12 +126,39 @@ fn compile(specs: Vec<Spec>) -> Detectors {
         patterns.push(Pattern {
             code,
             what,
-            regex: Regex::new(&source).expect("built-in screening pattern compiles"),
+            source,
+            regex: OnceLock::new(),
             judge,
             mcp_only,
         });
     }
-    let set = RegexSet::new(patterns.iter().map(|pattern| pattern.regex.as_str()))
+    let set = RegexSet::new(patterns.iter().map(|pattern| pattern.source.as_str()))
         .expect("built-in screening patterns compile as a set");
     Detectors { set, patterns }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pattern_compiles_alone_and_the_secret_table_is_the_ar001_rows() {
+        // Patterns are compiled alone only when the set matches them; this compiles each one now
+        // so a broken pattern fails here, not in a user's run.
+        for pattern in &DETECTORS.patterns {
+            assert_eq!(pattern.regex().as_str(), pattern.source, "{}", pattern.what);
+        }
+        let secret_codes: Vec<&str> = SECRET_DETECTORS
+            .patterns
+            .iter()
+            .map(|pattern| pattern.code)
+            .collect();
+        let ar001_rows = DETECTORS
+            .patterns
+            .iter()
+            .filter(|pattern| pattern.code == "AR001")
+            .count();
+        assert_eq!(secret_codes, vec!["AR001"; ar001_rows]);
+        assert_eq!(SECRET_DETECTORS.set.len(), ar001_rows);
+    }
 }

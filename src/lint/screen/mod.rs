@@ -175,7 +175,7 @@ fn run_detectors(
         if pattern.mcp_only && kind != ScreenKind::McpServer {
             continue;
         }
-        for captures in pattern.regex.captures_iter(text) {
+        for captures in pattern.regex().captures_iter(text) {
             let Some(whole) = captures.get(0) else {
                 continue;
             };
