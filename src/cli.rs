@@ -54,6 +54,94 @@ pub enum Command {
     /// conventions (reports only; saving is `propose_rules`' job).
     #[command(subcommand)]
     Learn(LearnCommand),
+    /// Team memory: list, show, add, edit, delete (restorable) and restore the memories kept
+    /// for folders in .ai-rulez/memories/.
+    Memory(MemoryArgs),
+}
+
+/// `memory` arguments.
+#[derive(Debug, Args)]
+pub struct MemoryArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: MemoryCommand,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    pub format: Format,
+}
+
+/// `memory` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum MemoryCommand {
+    /// List the memories of a path's folder and its enclosing folders (default: all).
+    List {
+        /// A file or folder of the project.
+        path: Option<String>,
+        /// Most memories to list.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+    },
+    /// Show one memory with its version id.
+    Show {
+        /// Memory id (`src/api/retry-policy`, `_/release-steps`).
+        id: String,
+    },
+    /// Save a new memory for a folder (`_`: the whole project).
+    Add {
+        /// The folder, relative to the project root, or `_`.
+        node_path: String,
+        /// A few words, one line.
+        #[arg(long)]
+        title: String,
+        /// The text (or use --file).
+        #[arg(long, conflicts_with = "file", required_unless_present = "file")]
+        content: Option<String>,
+        /// Read the text from this file (`-`: standard input).
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+        /// Keep a second memory with the same title at this folder.
+        #[arg(long)]
+        allow_duplicate: bool,
+    },
+    /// Change a memory's text or move it to another folder.
+    Edit {
+        /// Memory id.
+        id: String,
+        /// The whole new text.
+        #[arg(long, conflicts_with_all = ["file", "old"])]
+        content: Option<String>,
+        /// Read the whole new text from this file (`-`: standard input).
+        #[arg(long, value_name = "FILE", conflicts_with = "old")]
+        file: Option<PathBuf>,
+        /// Replace this exact text (it must occur once) by --new.
+        #[arg(long, requires = "new")]
+        old: Option<String>,
+        /// The replacement of --old.
+        #[arg(long, requires = "old")]
+        new: Option<String>,
+        /// Move the memory to this folder (`_`: the whole project).
+        #[arg(long, value_name = "NODE")]
+        move_to: Option<String>,
+        /// Refuse unless the memory is still this version (from `memory show`).
+        #[arg(long, value_name = "VERSION")]
+        expected_version: Option<String>,
+    },
+    /// Delete a memory: into the trash (restorable), or for good with --hard.
+    Rm {
+        /// Memory id.
+        id: String,
+        /// Delete the file for good (the live memory, else its copy in the trash).
+        #[arg(long)]
+        hard: bool,
+        /// Refuse unless the memory is still this version (from `memory show`).
+        #[arg(long, value_name = "VERSION", conflicts_with = "hard")]
+        expected_version: Option<String>,
+    },
+    /// Bring a deleted memory back from the trash.
+    Restore {
+        /// Memory id.
+        id: String,
+    },
 }
 
 /// `learn` subcommands: each prints candidates and saves nothing.
@@ -155,7 +243,7 @@ pub struct McpArgs {
     /// directory the server starts in, serving the project around it).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
-    /// Toolsets to serve: read, author, admin, learn (default: `[mcp] toolsets` in config.toml, else
+    /// Toolsets to serve: read, author, admin, learn, memory (default: `[mcp] toolsets` in config.toml, else
     /// read).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub toolsets: Vec<String>,

@@ -35,6 +35,7 @@ pub(crate) mod manifest;
 pub(crate) mod markdown;
 pub(crate) mod mcp;
 pub(crate) mod mcp_config;
+pub(crate) mod memory;
 pub(crate) mod plan;
 pub(crate) mod portable;
 pub(crate) mod presets;
@@ -95,6 +96,7 @@ pub fn run() -> ExitCode {
         Command::Learn(cli::LearnCommand::Conventions(args)) => {
             commands::learn::conventions(&global, args)
         }
+        Command::Memory(args) => commands::memory::run(&global, args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -124,6 +126,7 @@ fn wants_json(command: &Command) -> bool {
         Command::Review(args) => args.format == Format::Json,
         Command::Learn(cli::LearnCommand::Reviews(args)) => args.format == Format::Json,
         Command::Learn(cli::LearnCommand::Conventions(args)) => args.format == Format::Json,
+        Command::Memory(args) => args.format == Format::Json,
         Command::Validate(args) | Command::Scan(args) => {
             matches!(args.format, LintFormat::Json | LintFormat::Sarif)
         }
@@ -228,7 +231,8 @@ pub mod testing {
     /// The MCP retrieval tools.
     pub mod retrieval {
         pub use crate::retrieval::{
-            Catalog, RulesRequest, Session, get_context, get_rules, search_rules,
+            Catalog, MemoryText, RulesRequest, Session, get_context, get_context_with, get_rules,
+            search_rules,
         };
     }
 

@@ -11,6 +11,7 @@ pub(crate) mod learn;
 pub(crate) mod lint;
 pub(crate) mod lock;
 pub(crate) mod mcp;
+pub(crate) mod memory;
 pub(crate) mod review;
 pub(crate) mod scan;
 pub(crate) mod validate;

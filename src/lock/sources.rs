@@ -142,11 +142,12 @@ fn collect_files(
 /// One pinned source item.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct SourceItem {
-    /// `rule`, `context`, `skill`, `agent`, `command` or `config`.
+    /// `rule`, `context`, `skill`, `agent`, `command`, `memory` or `config`.
     pub kind: String,
     /// Domain name; empty for the root layer.
     pub domain: String,
-    /// Item id (file stem or skill folder name; the file name for `config`).
+    /// Item id (file stem or skill folder name; the memory id for `memory`; the file name for
+    /// `config`).
     pub id: String,
     /// Project-relative path of the file (or the skill folder).
     pub path: String,
@@ -223,6 +224,12 @@ pub(crate) fn collect_with_files(
         let Some((folder, name)) = rest.split_once('/') else {
             continue;
         };
+        if domain.is_empty() && folder == "memories" {
+            if let Some(memory) = pin_memory(snapshot, path, name)? {
+                items.push(memory);
+            }
+            continue;
+        }
         if folder == "skills" {
             let Some((skill, file)) = name.split_once('/') else {
                 continue;
@@ -272,6 +279,35 @@ pub(crate) fn collect_with_files(
         (&left.kind, &left.domain, &left.id).cmp(&(&right.kind, &right.domain, &right.id))
     });
     Ok((items, item_files))
+}
+
+/// Pins one file below the memories folder (`name` is its path inside it) as a `memory` item
+/// whose id is the memory id (`src/api/retry-policy`). Memories in the trash, and files that are
+/// not memories (temporary files, other extensions), are not pinned. Memory files are not
+/// screened here: they are never generated into assistant files, and every save screens them.
+///
+/// Errors: read failures.
+fn pin_memory(snapshot: &Snapshot, path: &str, name: &str) -> Result<Option<SourceItem>> {
+    if name.starts_with(&format!("{}/", crate::memory::node::TRASH_FOLDER)) {
+        return Ok(None);
+    }
+    let Some(id) = name.strip_suffix(".md") else {
+        return Ok(None);
+    };
+    let slug = id.rsplit('/').next().unwrap_or(id);
+    if !id.contains('/') || !crate::memory::node::is_slug(slug) {
+        return Ok(None);
+    }
+    let Some((executable, data)) = snapshot.read(path)? else {
+        return Ok(None);
+    };
+    let file_name = name.rsplit('/').next().unwrap_or(name).to_owned();
+    let file = FileEntry {
+        path: file_name,
+        executable,
+        data,
+    };
+    pin("memory", "", id, path, &[file]).map(Some)
 }
 
 fn pin(kind: &str, domain: &str, id: &str, path: &str, files: &[FileEntry]) -> Result<SourceItem> {

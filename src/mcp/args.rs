@@ -47,6 +47,8 @@ pub(crate) struct GetContextArgs {
     pub(crate) path: String,
     /// Optional sentence about the task, used to order entries by relevance.
     pub(crate) task: Option<String>,
+    /// Team memories in full instead of their first line (default false).
+    pub(crate) verbose: Option<bool>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
 }

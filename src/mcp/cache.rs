@@ -168,6 +168,9 @@ fn watch(
     let seen = barrier.clone();
     let barrier_folder = barriers.map(Path::to_path_buf);
     let local_folder = project.config_dir.join("local");
+    let memories_folder = project
+        .root
+        .join(crate::memory::memories::Store::of(project).base());
     let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else {
             flag.store(true, Ordering::Release);
@@ -203,6 +206,16 @@ fn watch(
                         .and_then(|name| name.to_str())
                         .is_some_and(crate::learning::usage::is_bookkeeping_file)
             })
+        {
+            return;
+        }
+        // Team memories are read from disk on every call and are not part of the catalog, so
+        // saving one must not force a reload either.
+        if !event.paths.is_empty()
+            && event
+                .paths
+                .iter()
+                .all(|path| path.starts_with(&memories_folder))
         {
             return;
         }

@@ -6,6 +6,7 @@
 mod args;
 mod cache;
 pub(crate) mod framing;
+mod memory_args;
 pub(crate) mod registry;
 mod resources;
 mod schema;
@@ -62,6 +63,9 @@ pub(crate) enum Changed {
     Files,
     /// Nothing was written.
     Nothing,
+    /// Only files the catalog does not hold changed (team memories, read from disk on every
+    /// call), so the cached catalog stays valid.
+    NotInCatalog,
 }
 
 /// The toolsets a session serves, and how many times that set changed.
@@ -232,7 +236,7 @@ impl Server {
         let mut state = self.lock_state()?;
         let catalog = state.projects.catalog(&root)?;
         let result = run(&catalog);
-        if !matches!(result, Ok((_, Changed::Nothing))) {
+        if !matches!(result, Ok((_, Changed::Nothing | Changed::NotInCatalog))) {
             state.projects.mark_stale(&root);
         }
         Ok(result?.0)

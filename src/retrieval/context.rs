@@ -10,7 +10,7 @@ use crate::confined_fs::{EntryKind, ProjectDir};
 /// One thing that applies to a path, with why.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ContextEntry {
-    /// `rule`, `context`, `skill` or `instructions` (a file the repository already has).
+    /// `rule`, `context`, `memory`, `skill` or `instructions` (a file the repository already has).
     pub kind: String,
     /// Id, or the path of an instruction file.
     pub id: String,
@@ -18,7 +18,8 @@ pub struct ContextEntry {
     pub title: String,
     /// Why it applies.
     pub why: String,
-    /// Full text for rules and context; the description for skills; empty for instruction files.
+    /// Full text for rules and context; a memory's first line (its whole text with `verbose`); the
+    /// description for skills; empty for instruction files.
     pub text: String,
 }
 
@@ -38,12 +39,33 @@ pub struct ContextReply {
     pub problems: Vec<String>,
 }
 
-/// `get_context`: everything that applies to the project-relative `path` (file or folder),
-/// nearest scope first: scoped rules and context, global ones, skills, then instruction files the
-/// repository already has (nearest folder first). With a `task`, rules and context are ordered by
-/// relevance within each group.
+/// How much of each team memory `get_context` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemoryText {
+    /// The first line (the id leads to the rest through `read_memory` or `read_items`).
+    Preview,
+    /// The whole text.
+    Full,
+}
+
+/// `get_context` with memory previews: see [`get_context_with`].
 #[must_use]
 pub fn get_context(catalog: &Catalog, path: &str, task: Option<&str>) -> ContextReply {
+    get_context_with(catalog, path, task, MemoryText::Preview)
+}
+
+/// `get_context`: everything that applies to the project-relative `path` (file or folder),
+/// nearest scope first: scoped rules and context, global ones, the team memories of the path's
+/// folder and its enclosing folders (nearest first, `memory_text` deciding how much of each),
+/// skills, then instruction files the repository already has (nearest folder first). With a
+/// `task`, rules and context are ordered by relevance within each group.
+#[must_use]
+pub fn get_context_with(
+    catalog: &Catalog,
+    path: &str,
+    task: Option<&str>,
+    memory_text: MemoryText,
+) -> ContextReply {
     let project = &catalog.project;
     let items: Vec<&Item> = catalog.view_items().collect();
     let folder = is_folder(&project.dir, path);
@@ -93,6 +115,7 @@ pub fn get_context(catalog: &Catalog, path: &str, task: Option<&str>) -> Context
         .chain(global)
         .map(|(_, entry)| entry)
         .collect();
+    entries.extend(memory_entries(project, path, memory_text));
     for item in items.iter().filter(|item| item.kind == Kind::Skill) {
         entries.push(ContextEntry {
             kind: "skill".to_owned(),
@@ -126,6 +149,33 @@ pub fn get_context(catalog: &Catalog, path: &str, task: Option<&str>) -> Context
         cut,
         problems: catalog.problems.clone(),
     }
+}
+
+/// The team memories of the path's folder and of every enclosing folder, nearest first, read
+/// from disk (they are not part of the catalog), as context entries with their ids.
+fn memory_entries(
+    project: &crate::project::Project,
+    path: &str,
+    memory_text: MemoryText,
+) -> Vec<ContextEntry> {
+    let store = crate::memory::memories::Store::of(project);
+    crate::memory::navigation::memories_for_context(&store, path)
+        .into_iter()
+        .map(|record| ContextEntry {
+            kind: "memory".to_owned(),
+            why: if record.node == crate::memory::node::PROJECT_NODE {
+                "memory of the whole project".to_owned()
+            } else {
+                format!("memory of `{}/`", record.node)
+            },
+            text: match memory_text {
+                MemoryText::Preview => record.preview(),
+                MemoryText::Full => record.content.trim().to_owned(),
+            },
+            id: record.id,
+            title: record.title,
+        })
+        .collect()
 }
 
 /// Hand-written instruction files the repository already has that apply to `path`: AGENTS.md and

@@ -9,8 +9,8 @@ mod rules;
 mod tests;
 mod topic;
 
-pub use context::get_context;
 pub(crate) use context::{ContextReply, context_text};
+pub use context::{MemoryText, get_context, get_context_with};
 pub use rules::get_rules;
 pub(crate) use rules::rules_text;
 pub use topic::search_rules;
@@ -320,7 +320,8 @@ impl Catalog {
             .count()
     }
 
-    fn view_items(&self) -> impl Iterator<Item = &Item> {
+    /// The items of the default view, in view order (also read by team-memory navigation).
+    pub(crate) fn view_items(&self) -> impl Iterator<Item = &Item> {
         self.view
             .iter()
             .map(|position| &self.project.tree.items[*position])

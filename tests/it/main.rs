@@ -19,6 +19,7 @@ mod lint;
 mod lock;
 mod mcp;
 mod mcp_registry;
+mod memory;
 mod review;
 mod robustness;
 mod silent_mistakes;

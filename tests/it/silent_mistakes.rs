@@ -44,7 +44,7 @@ fn b60_generate_names_every_misspelling_with_a_hint() {
         [
             "warning: .ai-rulez/config.toml: unknown config key `pressets`; it is ignored; did you mean `presets`?",
             "warning: .ai-rulez/config.toml: unknown config key `lint.ignroe`; did you mean `ignore`?",
-            "warning: .ai-rulez/rule/: ai-rulez reads no folder of this name, so nothing in it is used; did you mean `rules`? (read here: rules, context, skills, agents, commands, domains, local)",
+            "warning: .ai-rulez/rule/: ai-rulez reads no folder of this name, so nothing in it is used; did you mean `rules`? (read here: rules, context, skills, agents, commands, domains, local, memories)",
             "warning: .ai-rulez/rules/backend/: not read; rule files are read only directly inside .ai-rulez/rules/, so move its files up (or into `domains/<name>/rules/` for a domain)",
             "warning: .ai-rulez/rules/notes.txt: not read; rule files are Markdown files ending in `.md`, so rename it or move it out of .ai-rulez/rules/",
             "warning: .ai-rulez/rules/style.md:2: unknown rule frontmatter key `pahts`; assistants ignore it; did you mean `paths`?",
@@ -66,7 +66,7 @@ fn b60_generate_names_every_misspelling_with_a_hint() {
     assert_eq!(
         warnings(&validate.stderr()),
         [
-            "warning: .ai-rulez/rule/: ai-rulez reads no folder of this name, so nothing in it is used; did you mean `rules`? (read here: rules, context, skills, agents, commands, domains, local)",
+            "warning: .ai-rulez/rule/: ai-rulez reads no folder of this name, so nothing in it is used; did you mean `rules`? (read here: rules, context, skills, agents, commands, domains, local, memories)",
             "warning: .ai-rulez/rules/backend/: not read; rule files are read only directly inside .ai-rulez/rules/, so move its files up (or into `domains/<name>/rules/` for a domain)",
             "warning: .ai-rulez/rules/notes.txt: not read; rule files are Markdown files ending in `.md`, so rename it or move it out of .ai-rulez/rules/",
         ]

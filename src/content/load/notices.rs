@@ -20,8 +20,8 @@ impl Loader<'_> {
     }
 
     /// Warns about each folder directly under a layer's `base` that no item kind reads
-    /// (`.ai-rulez/rule/`), with the closest folder name that would be read; `domains/` and
-    /// `local/` are read at the project's root layer only. Names starting with `.` are left
+    /// (`.ai-rulez/rule/`), with the closest folder name that would be read; `domains/`,
+    /// `local/` and `memories/` (team memory) are read at the project's root layer only. Names starting with `.` are left
     /// alone (tool folders such as `.cache`).
     pub(super) fn unread_folders(&mut self, tree: &Tree<'_>, base: &str, root_layer: bool) {
         let Ok(Some(entries)) = tree.dir.list(base) else {
@@ -29,7 +29,7 @@ impl Loader<'_> {
         };
         let mut read: Vec<&str> = Kind::ALL.iter().map(|kind| kind.folder()).collect();
         if root_layer {
-            read.extend(["domains", "local"]);
+            read.extend(["domains", "local", "memories"]);
         }
         for entry in entries {
             if entry.kind != EntryKind::Folder

@@ -88,7 +88,7 @@ fn get_context() -> ToolSpec {
     ToolSpec {
         name: "get_context".into(),
         title: "Everything that applies to a path".into(),
-        description: "Lists what applies to one file or folder, nearest scope first, each with why: rules, context, skills, and instruction files the repository already has (AGENTS.md, CLAUDE.md, .cursor/rules, .claude/rules).".into(),
+        description: "Lists what applies to one file or folder, nearest scope first, each with why: rules, context, the team's memories of the folder and its parents (first line and id; verbose for full text), skills, and instruction files the repository already has (AGENTS.md, CLAUDE.md, .cursor/rules, .claude/rules).".into(),
         hints: Hints::READ,
         toolset: Toolset::Read,
         pairing: Pairing::Command("explain"),
@@ -103,7 +103,13 @@ fn get_context() -> ToolSpec {
                         args.path, project.config.name
                     )));
                 };
-                let reply = retrieval::get_context(catalog, &relative, args.task.as_deref());
+                let memory_text = if args.verbose.unwrap_or(false) {
+                    retrieval::MemoryText::Full
+                } else {
+                    retrieval::MemoryText::Preview
+                };
+                let reply =
+                    retrieval::get_context_with(catalog, &relative, args.task.as_deref(), memory_text);
                 Ok(Answer::text(retrieval::context_text(&reply), reply))
             })
         }),
