@@ -8,7 +8,10 @@ names, at most 12 KB), call get_rules, search_rules, get_context, enable the aut
 (which must send notifications/tools/list_changed), create_rule, and update_rule with a stale
 expected_hash. Then the learning loop: enable the learn toolset, record_feedback saves a pending
 rule file, `ai-rulez review approve` (the CLI, as a person would) activates it, and get_rules
-serves it. Every answer is compared exactly; the script prints each check and exits non-zero on
+serves it. Then team memory: enable the memory toolset, write_memory saves a memory of `src/db`,
+a second writer changes it, the first writer's update_memory with its stale expected_version_id
+is refused with the current version and text, it merges and retries, and get_context lists the
+memory. Every answer is compared exactly; the script prints each check and exits non-zero on
 the first failure.
 """
 
@@ -56,6 +59,20 @@ LEARNED_FILE = (
 )
 
 
+MEMORY_TOOLS = [
+    "list_memories",
+    "read_memory",
+    "write_memory",
+    "update_memory",
+    "delete_memory",
+    "restore_memory",
+    "get_tree",
+    "resolve",
+    "read_items",
+]
+MEMORY_PATH = ".ai-rulez/memories/src/db/migrations.md"
+
+
 def sha256(text):
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
@@ -75,6 +92,8 @@ def make_project(root):
     for name, text in RULES.items():
         with open(os.path.join(root, ".ai-rulez", "rules", f"{name}.md"), "w", encoding="utf-8") as handle:
             handle.write(text)
+    # A folder of the repository for team memories to attach to.
+    os.makedirs(os.path.join(root, "src", "db"))
 
 
 async def run(binary, root):
@@ -200,6 +219,7 @@ async def run(binary, root):
                 check("update_rule (stale hash): file unchanged", handle.read(), content)
 
             await learning_loop(session, binary, root)
+            await memory_loop(session, root)
 
 
 async def learning_loop(session, binary, root):
@@ -264,6 +284,84 @@ async def learning_loop(session, binary, root):
 
     result = await served()
     check("get_rules: the approved rule is served", LEARNED_ID in [rule["id"] for rule in result.structured_content["rules"]], True)
+
+
+def memory_file(root):
+    with open(os.path.join(root, MEMORY_PATH), encoding="utf-8") as handle:
+        return handle.read()
+
+
+async def memory_loop(session, root):
+    """write_memory -> a second writer updates -> a stale update conflicts -> merge -> get_context."""
+    result = await session.call_tool("enable_toolset", {"toolset": "memory"})
+    check("enable_toolset memory: tools added", result.structured_content["added"], MEMORY_TOOLS)
+    result = await session.call_tool(
+        "write_memory",
+        {"node_path": "src/db", "title": "Migrations", "content": "Migrations run in order.\n"},
+    )
+    check("write_memory: not an error", result.is_error, False)
+    check("write_memory: id", result.structured_content["id"], "src/db/migrations")
+    first = result.structured_content["version_id"]
+    check("write_memory: version_id is the file's digest", first, sha256(memory_file(root)))
+
+    # Another writer (here the same session) changes the memory first.
+    result = await session.call_tool(
+        "update_memory",
+        {
+            "id": "src/db/migrations",
+            "edit": {"old": "run in order.", "new": "run in order, never edited."},
+            "expected_version_id": first,
+        },
+    )
+    check("update_memory (second writer): not an error", result.is_error, False)
+    second = result.structured_content["version_id"]
+
+    # The first writer still holds the first version: refused, with the current state.
+    result = await session.call_tool(
+        "update_memory",
+        {
+            "id": "src/db/migrations",
+            "content": "Migrations run in order.\nEach one is reversible.\n",
+            "expected_version_id": first,
+        },
+    )
+    check("update_memory (stale version): is an error", result.is_error, True)
+    check(
+        "update_memory (stale version): current version and text",
+        result.content[0].text,
+        f"`src/db/migrations` changed since you read it (expected_version_id {first}, current version_id {second}); "
+        f"nothing was saved. Merge your change into the current content below and call again with expected_version_id {second}."
+        "\ncurrent content:\nMigrations run in order, never edited.\n",
+    )
+    current_text = result.content[0].text.split("current content:\n", 1)[1]
+    merged = current_text + "Each one is reversible.\n"
+    result = await session.call_tool(
+        "update_memory",
+        {"id": "src/db/migrations", "content": merged, "expected_version_id": second},
+    )
+    check("update_memory (merged): not an error", result.is_error, False)
+    check(
+        "update_memory (merged): both changes kept",
+        result.structured_content["content"],
+        "Migrations run in order, never edited.\nEach one is reversible.\n",
+    )
+    check("update_memory (merged): new version", result.structured_content["version_id"], sha256(memory_file(root)))
+
+    result = await session.call_tool("get_context", {"path": "src/db/schema.rs", "verbose": True})
+    memories = [entry for entry in result.structured_content["entries"] if entry["kind"] == "memory"]
+    check(
+        "get_context: the memory of src/db, in full",
+        memories,
+        [
+            {
+                "kind": "memory",
+                "id": "src/db/migrations",
+                "title": "Migrations",
+                "why": "memory of `src/db/`",
+                "text": "Migrations run in order, never edited.\nEach one is reversible.",
+            }
+        ],
+    )
 
 
 def main():
