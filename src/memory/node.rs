@@ -221,7 +221,8 @@ pub(crate) fn is_slug(text: &str) -> bool {
 }
 
 /// The slug of a title: lower-case ASCII letters and digits, every other run of characters one
-/// `-`, at most [`MAX_SLUG_BYTES`]; `memory` when nothing is left (a title in another script).
+/// `-`, at most [`MAX_SLUG_BYTES`]; `memory` when nothing is left (a title in another script);
+/// `-memory` appended to a name Windows reserves (`con`, `aux`).
 #[must_use]
 pub(crate) fn slug_of(title: &str) -> String {
     let mut slug = String::new();
@@ -237,10 +238,13 @@ pub(crate) fn slug_of(title: &str) -> String {
     }
     let slug = slug.trim_end_matches('-');
     if slug.is_empty() {
-        "memory".to_owned()
-    } else {
-        slug.to_owned()
+        return "memory".to_owned();
     }
+    // `con.md`, `aux.md` and the other device names cannot be checked out on Windows.
+    if crate::portable::windows_problem(&format!("{slug}.md")).is_some() {
+        return format!("{slug}-memory");
+    }
+    slug.to_owned()
 }
 
 /// Checks that `node` names a real folder of the repository, seen without following symlinks,
@@ -315,6 +319,7 @@ mod tests {
         assert!(parse_id("src/Bad").is_err());
         assert_eq!(slug_of("  Retry policy: 3x!"), "retry-policy-3x");
         assert_eq!(slug_of("日本"), "memory");
+        assert_eq!(slug_of("Con"), "con-memory");
         let chain: Vec<String> = id
             .node
             .with_ancestors()

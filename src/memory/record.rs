@@ -135,13 +135,22 @@ pub(super) fn today() -> String {
     crate::learning::day::format(crate::learning::day::today())
 }
 
-/// Checks a title: one line, 1 to 120 characters.
+/// Checks a title: one line, 1 to 120 characters, passing the screening of untrusted text.
 pub(super) fn check_title(title: &str) -> Result<String> {
     let title = title.trim();
     if title.is_empty() || title.contains('\n') || title.chars().count() > MAX_TITLE_CHARS {
         return Err(MemoryError::Refused(
             "a memory title is one line of 1 to 120 characters; say in a few words what the memory is about".to_owned(),
         ));
+    }
+    // The title is shown to agents in every listing, so it is screened like the text.
+    let problems =
+        crate::lint::screen::untrusted_refusals(title, crate::lint::screen::ScreenKind::Context);
+    if !problems.is_empty() {
+        return Err(MemoryError::Refused(format!(
+            "the memory title is not saved: {}",
+            problems.join("; ")
+        )));
     }
     Ok(title.to_owned())
 }

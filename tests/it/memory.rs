@@ -275,6 +275,19 @@ fn a_second_memory_of_the_same_title_at_one_folder_is_refused_unless_allowed() {
         refused.starts_with("src: not saved: AR003 on line 1"),
         "{refused}"
     );
+    let refused = server.fails(
+        "write_memory",
+        json!({"node_path": "src", "title": "Note <!-- hidden -->", "content": "Fine."}),
+    );
+    assert!(
+        refused.starts_with("the memory title is not saved: AR003 on line 1"),
+        "{refused}"
+    );
+    // A title Windows reserves as a device name gets a portable file name.
+    assert_eq!(
+        write(&mut server, "src", "CON", "Console notes.")["id"],
+        "src/con-memory"
+    );
     server.finish();
 }
 
