@@ -310,7 +310,7 @@ pub(crate) fn context_text(reply: &ContextReply) -> String {
     }
     if !reply.cut.is_empty() {
         text.push_str(&format!(
-            "\nThe texts of {} entr(y/ies) were left out to keep the reply small: {}. Read them with get_rules and `include`, or read_rule / read_context.\n",
+            "\nThe texts of {} entr(y/ies) were left out to keep the reply small: {}. Read them with get_rules and `include`, read_item, or read_items for memories.\n",
             reply.cut.len(),
             reply.cut.join(", ")
         ));

@@ -660,3 +660,101 @@ fn lock_pins_memories_and_generate_never_copies_them() {
         check.stdout()
     );
 }
+
+#[test]
+fn of_many_servers_updating_one_version_at_once_exactly_one_succeeds_each_round() {
+    use crate::stdio_client::McpProcess;
+    let project = project();
+    let mut servers: Vec<McpProcess> = (0..4)
+        .map(|_| McpProcess::start(project.path(), &["--toolsets", "memory"], &[EPOCH]))
+        .collect();
+    let saved = servers[0].call(
+        "write_memory",
+        &json!({"node_path": "_", "title": "Shared", "content": "Lines:\n"}),
+    );
+    let mut version = saved["structuredContent"]["version_id"]
+        .as_str()
+        .expect("version")
+        .to_owned();
+    for round in 0..5 {
+        // Every server sends its update for the same version before any reply is read.
+        for (number, server) in servers.iter_mut().enumerate() {
+            let arguments = json!({"id": "_/shared", "expected_version_id": version,
+                                   "content": format!("Lines:\n- server {number} round {round}\n")});
+            server.send(
+                &json!({"jsonrpc": "2.0", "id": 1000 + round, "method": "tools/call",
+                        "params": {"name": "update_memory", "arguments": arguments}})
+                .to_string(),
+            );
+        }
+        let replies: Vec<Value> = servers
+            .iter_mut()
+            .map(|server| server.recv().expect("reply")["result"].clone())
+            .collect();
+        let winners: Vec<&Value> = replies
+            .iter()
+            .filter(|reply| reply["isError"] == false)
+            .collect();
+        assert_eq!(winners.len(), 1, "round {round}: {replies:?}");
+        let winner = winners[0]["structuredContent"].clone();
+        version = winner["version_id"].as_str().expect("version").to_owned();
+        assert_eq!(
+            version,
+            version_of(&project, ".ai-rulez/memories/_/shared.md")
+        );
+        for loser in replies.iter().filter(|reply| reply["isError"] == true) {
+            let message = loser["content"][0]["text"].as_str().expect("text");
+            assert!(
+                message.ends_with(&format!(
+                    "current content:\n{}",
+                    winner["content"].as_str().expect("content")
+                )),
+                "{message}"
+            );
+        }
+    }
+    for server in servers {
+        server.finish();
+    }
+}
+
+#[test]
+fn a_broken_memory_file_is_named_and_the_rest_is_still_served() {
+    let project = project();
+    project.write(
+        ".ai-rulez/memories/src/good.md",
+        "---\ntitle: Good\n---\nFine.\n",
+    );
+    project.write(
+        ".ai-rulez/memories/src/broken.md",
+        "---\ntitle: [unclosed\n---\nText.\n",
+    );
+    project.write(".ai-rulez/memories/src/notes.txt", "not a memory\n");
+    let mut server = memory_server(&project);
+    let list = server.ok("list_memories", json!({"path": "src"}));
+    assert_eq!(list["total"], 1);
+    assert_eq!(list["memories"][0]["id"], "src/good");
+    let problems = list["problems"].as_array().expect("problems");
+    assert_eq!(problems.len(), 1);
+    assert!(
+        problems[0]
+            .as_str()
+            .expect("problem")
+            .starts_with(".ai-rulez/memories/src/broken.md:2: "),
+        "{problems:?}"
+    );
+    let context = server.ok("get_context", json!({"path": "src/api/handler.rs"}));
+    let memories: Vec<&Value> = context["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter(|entry| entry["kind"] == "memory")
+        .collect();
+    assert_eq!(memories.len(), 1);
+    assert!(
+        server
+            .fails("read_memory", json!({"id": "src/broken"}))
+            .starts_with(".ai-rulez/memories/src/broken.md:2: ")
+    );
+    server.finish();
+}
