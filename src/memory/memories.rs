@@ -21,12 +21,24 @@ pub(crate) enum MemoryError {
     #[error(transparent)]
     Node(#[from] NodeError),
     /// No live memory has this id.
-    #[error("no memory `{id}`{hint}")]
+    #[error("no memory `{id}`; list_memories (`ai-rulez memory list`) shows the ids of a path")]
     NotFound {
         /// The id asked for.
         id: String,
-        /// Where it may be instead (the trash), or how to find ids.
-        hint: String,
+    },
+    /// The memory was deleted: it is in the trash.
+    #[error(
+        "no memory `{id}` (it was deleted and is in the trash; restore_memory or `ai-rulez memory restore` brings it back)"
+    )]
+    InTrash {
+        /// The id asked for.
+        id: String,
+    },
+    /// `restore_memory` found no deleted memory with this id.
+    #[error("no memory `{id}` in the trash; only deleted memories can be restored")]
+    NotInTrash {
+        /// The id asked for.
+        id: String,
     },
     /// The node already holds a memory of this title.
     #[error(
@@ -199,7 +211,7 @@ pub(crate) struct NewMemory {
 
 /// Reads the live memory `id`.
 ///
-/// Errors: a malformed id; [`MemoryError::NotFound`] (naming the trash when it is there); a file
+/// Errors: a malformed id; [`MemoryError::NotFound`], or [`MemoryError::InTrash`]; a file
 /// that does not parse.
 pub(crate) fn read_memory(store: &Store<'_>, id: &str) -> Result<MemoryRecord> {
     let id = node::parse_id(id)?;
@@ -210,15 +222,10 @@ fn live_or_not_found(store: &Store<'_>, id: &MemoryId) -> Result<MemoryRecord> {
     if let Some(record) = store.read_file(id, &store.live_path(id))? {
         return Ok(record);
     }
-    let hint = if store.dir.info(&store.trash_path(id))?.is_some() {
-        " (it was deleted and is in the trash; restore_memory brings it back)".to_owned()
-    } else {
-        "; list_memories shows the ids of a path".to_owned()
-    };
-    Err(MemoryError::NotFound {
-        id: id.to_string(),
-        hint,
-    })
+    if store.dir.info(&store.trash_path(id))?.is_some() {
+        return Err(MemoryError::InTrash { id: id.to_string() });
+    }
+    Err(MemoryError::NotFound { id: id.to_string() })
 }
 
 /// Saves a new memory at a node, creating its folders; never replaces a file. Holds the
@@ -281,7 +288,7 @@ pub(crate) fn write_memory(store: &Store<'_>, new: &NewMemory) -> Result<MemoryR
 /// lock, so of two writers holding the same version exactly one succeeds.
 ///
 /// Errors: as [`read_memory`]; [`MemoryError::Conflict`] with the current version and text;
-/// an `old` text not found exactly once; a refused `move_to` or one onto an existing memory of
+/// an `old` text not found exactly once; a refused `move_to`, or one onto an existing or trashed memory of
 /// the same slug or title; a bad text; a busy lock; I/O.
 pub(crate) fn update_memory(
     store: &Store<'_>,
@@ -338,6 +345,11 @@ pub(crate) fn update_memory(
                 existing: same.id,
             });
         }
+        if store.dir.info(&store.trash_path(&target))?.is_some() {
+            return Err(MemoryError::Refused(format!(
+                "`{target}` is the id of a deleted memory in the trash; restore or delete that one for good first, or move this memory elsewhere"
+            )));
+        }
         // The new file is created before the old one is removed: a crash in between leaves
         // both, never neither.
         store.dir.create_new(&path, text.as_bytes(), 0o644)?;
@@ -380,11 +392,11 @@ fn apply_edit(current: &MemoryRecord, old: &str, new: &str) -> Result<String> {
     }
 }
 
-/// Moves a memory into the trash (`.trash/<node>/<slug>.md`, replacing an older deleted copy of
-/// the same id); with `expected_version_id`, only if it is still that version. Returns the
-/// memory as it was.
+/// Moves a memory into the trash (`.trash/<node>/<slug>.md`); with `expected_version_id`, only
+/// if it is still that version. Returns the memory as it was.
 ///
-/// Errors: as [`read_memory`]; [`MemoryError::Conflict`]; a busy lock; I/O.
+/// Errors: as [`read_memory`]; [`MemoryError::Conflict`]; a deleted copy with the same id
+/// already in the trash (never replaced); a busy lock; I/O.
 pub(crate) fn delete_memory(
     store: &Store<'_>,
     id: &str,
@@ -398,7 +410,15 @@ pub(crate) fn delete_memory(
         .dir
         .read(&current.path, MAX_MEMORY_FILE_BYTES)?
         .unwrap_or_default();
-    store.dir.write(&store.trash_path(&id), &bytes, 0o644)?;
+    let trash = store.trash_path(&id);
+    // An older deleted copy with this id is never replaced (new memories and moves never take a
+    // trashed id, so only a hand-made file gets here).
+    if store.dir.info(&trash)?.is_some() {
+        return Err(MemoryError::Refused(format!(
+            "`{id}`: the trash already holds a deleted memory with this id ({trash}); restore it or delete it for good with `ai-rulez memory rm --hard {id}` first"
+        )));
+    }
+    store.dir.create_new(&trash, &bytes, 0o644)?;
     store.dir.remove_file(&current.path)?;
     store.dir.remove_empty_parents(&current.path);
     Ok(current)
@@ -406,17 +426,14 @@ pub(crate) fn delete_memory(
 
 /// Brings a memory back from the trash to its node. Returns it as restored.
 ///
-/// Errors: a malformed id; [`MemoryError::NotFound`] when the trash has no such memory; a live
+/// Errors: a malformed id; [`MemoryError::NotInTrash`] when the trash has no such memory; a live
 /// memory with the same id (refused, nothing replaced); a busy lock; I/O.
 pub(crate) fn restore_memory(store: &Store<'_>, id: &str) -> Result<MemoryRecord> {
     let id = node::parse_id(id)?;
     let _lock = store.dir.lock()?;
     let trash = store.trash_path(&id);
     let Some((bytes, _)) = store.dir.read(&trash, MAX_MEMORY_FILE_BYTES)? else {
-        return Err(MemoryError::NotFound {
-            id: id.to_string(),
-            hint: " in the trash; only deleted memories can be restored".to_owned(),
-        });
+        return Err(MemoryError::NotInTrash { id: id.to_string() });
     };
     let live = store.live_path(&id);
     if store.dir.info(&live)?.is_some() {
@@ -443,8 +460,5 @@ pub(crate) fn hard_delete_memory(store: &Store<'_>, id: &str) -> Result<String> 
             return Ok(path);
         }
     }
-    Err(MemoryError::NotFound {
-        id: id.to_string(),
-        hint: " (neither live nor in the trash)".to_owned(),
-    })
+    Err(MemoryError::NotFound { id: id.to_string() })
 }

@@ -328,7 +328,7 @@ pub(crate) fn resolve(catalog: &Catalog, query: &str) -> Result<ResolveReply> {
                 title: record.title,
                 why: "memory id".to_owned(),
             }),
-            Err(MemoryError::NotFound { hint, .. }) if hint.contains("trash") => {
+            Err(MemoryError::InTrash { .. }) => {
                 matches.push(Resolved {
                     kind: "deleted memory".to_owned(),
                     id: id.to_string(),

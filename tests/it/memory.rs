@@ -239,7 +239,7 @@ fn a_conflicting_update_returns_the_current_version_and_text_and_the_merge_succe
     assert!(project.exists(".ai-rulez/memories/src/retry-policy.md"));
     assert_eq!(
         server.fails("read_memory", json!({"id": "src/api/retry-policy"})),
-        "no memory `src/api/retry-policy`; list_memories shows the ids of a path"
+        "no memory `src/api/retry-policy`; list_memories (`ai-rulez memory list`) shows the ids of a path"
     );
     server.finish();
 }
@@ -316,7 +316,7 @@ fn soft_delete_moves_to_the_trash_and_restore_brings_back_the_same_bytes() {
     );
     assert_eq!(
         server.fails("read_memory", json!({"id": "src/api/retry-policy"})),
-        "no memory `src/api/retry-policy` (it was deleted and is in the trash; restore_memory brings it back)"
+        "no memory `src/api/retry-policy` (it was deleted and is in the trash; restore_memory or `ai-rulez memory restore` brings it back)"
     );
     assert_eq!(server.ok("list_memories", json!({}))["total"], 0);
     assert_eq!(
@@ -338,8 +338,20 @@ fn soft_delete_moves_to_the_trash_and_restore_brings_back_the_same_bytes() {
         json!({"id": "src/api/retry-policy", "expected_version_id": version}),
     );
     write(&mut server, "src/api", "Retry policy", "A newer note.");
-    let newer = project.read(".ai-rulez/memories/src/api/retry-policy-2.md");
-    assert!(newer.contains("A newer note."));
+    let newer_file = ".ai-rulez/memories/src/api/retry-policy-2.md";
+    assert!(project.read(newer_file).contains("A newer note."));
+    // A deleted copy already in the trash under the same id (made by hand) is never replaced.
+    let trashed = ".ai-rulez/memories/.trash/src/api/retry-policy-2.md";
+    project.write(trashed, "---\ntitle: By hand\n---\nKeep me.\n");
+    assert_eq!(
+        server.fails("delete_memory", json!({"id": "src/api/retry-policy-2", "expected_version_id": version_of(&project, newer_file)})),
+        "`src/api/retry-policy-2`: the trash already holds a deleted memory with this id (.ai-rulez/memories/.trash/src/api/retry-policy-2.md); restore it or delete it for good with `ai-rulez memory rm --hard src/api/retry-policy-2` first"
+    );
+    assert_eq!(
+        project.read(trashed),
+        "---\ntitle: By hand\n---\nKeep me.\n"
+    );
+    assert!(project.read(newer_file).contains("A newer note."));
     server.finish();
 }
 
@@ -626,7 +638,7 @@ fn the_cli_adds_lists_edits_deletes_and_restores_with_the_same_functions() {
     missing.expect_code(1);
     assert_eq!(
         serde_json::from_str::<Value>(&missing.stdout()).expect("json")["error"],
-        "no memory `src/api/retry-policy`; list_memories shows the ids of a path"
+        "no memory `src/api/retry-policy`; list_memories (`ai-rulez memory list`) shows the ids of a path"
     );
 }
 
