@@ -35,6 +35,7 @@ pub(crate) mod manifest;
 pub(crate) mod markdown;
 pub(crate) mod mcp;
 pub(crate) mod mcp_config;
+pub(crate) mod memory;
 pub(crate) mod plan;
 pub(crate) mod portable;
 pub(crate) mod presets;
@@ -95,6 +96,8 @@ pub fn run() -> ExitCode {
         Command::Learn(cli::LearnCommand::Conventions(args)) => {
             commands::learn::conventions(&global, args)
         }
+        Command::Learnings(args) => commands::learnings::run(&global, args),
+        Command::Activity(args) => commands::activity::run(&global, args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -124,6 +127,8 @@ fn wants_json(command: &Command) -> bool {
         Command::Review(args) => args.format == Format::Json,
         Command::Learn(cli::LearnCommand::Reviews(args)) => args.format == Format::Json,
         Command::Learn(cli::LearnCommand::Conventions(args)) => args.format == Format::Json,
+        Command::Learnings(args) => args.format == Format::Json,
+        Command::Activity(args) => args.format == Format::Json,
         Command::Validate(args) | Command::Scan(args) => {
             matches!(args.format, LintFormat::Json | LintFormat::Sarif)
         }

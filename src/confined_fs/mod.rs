@@ -265,6 +265,36 @@ impl ProjectDir {
         installed
     }
 
+    /// Appends `line` (which should end in `\n`) to the file at `relative` with one `write` in
+    /// append mode, creating the file (mode `0o644`) and its folders when missing. For a log of
+    /// short lines: writers that each append one line never interleave inside a line on a local
+    /// file system, and a crash can leave at most a cut last line, which readers skip.
+    ///
+    /// Errors: [`Error::Refused`] for a symlink on the way or at the path, or anything but a
+    /// regular file there; other I/O.
+    pub fn append_line(&self, relative: &str, line: &[u8]) -> Result<()> {
+        let (folder, _) = split_checked(relative)?;
+        self.create_folders(folder)?;
+        let file = resolve::open_beneath(
+            self.handle.as_fd(),
+            relative,
+            OFlags::WRONLY | OFlags::APPEND | OFlags::CREATE | OFlags::NONBLOCK,
+            Mode::from_bits_truncate(0o644),
+        )
+        .map_err(|errno| refusal_or_io(relative, "appending to", errno))?;
+        let stat =
+            rustix::fs::fstat(&file).map_err(|errno| io_error(relative, "appending to", errno))?;
+        if info_of(&stat).kind != EntryKind::File {
+            return Err(Error::refused(
+                relative,
+                "is not a regular file (a pipe or a device); move it away",
+            ));
+        }
+        std::fs::File::from(file)
+            .write_all(line)
+            .map_err(|error| wrap_io(relative, "appending to", &error))
+    }
+
     /// Creates the folders of `relative` (an empty string is the root) and returns a handle on
     /// the last one.
     ///

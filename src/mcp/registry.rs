@@ -27,11 +27,13 @@ pub enum Toolset {
     Admin,
     /// Saving corrections and proposals as rules for review, tagging rules.
     Learn,
+    /// Team memory for a path: memories, learnings, refresh requests, activity, navigation.
+    Memory,
 }
 
 /// Every toolset: what it is called and what it is for, in listing order. A new toolset is an
 /// enum variant, one row here, and one module under `toolsets/`.
-pub const TOOLSETS: [(Toolset, &str, &str); 5] = [
+pub const TOOLSETS: [(Toolset, &str, &str); 6] = [
     (
         Toolset::Core,
         "core",
@@ -56,6 +58,11 @@ pub const TOOLSETS: [(Toolset, &str, &str); 5] = [
         Toolset::Learn,
         "learn",
         "save corrections and proposals as rules for review, tag rules",
+    ),
+    (
+        Toolset::Memory,
+        "memory",
+        "team memory for a path: memories, learnings checked against the code, refresh requests, activity, navigation",
     ),
 ];
 

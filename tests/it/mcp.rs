@@ -285,11 +285,11 @@ pub(crate) fn sorted_listing(dir: &Path) -> Vec<String> {
 // Tool table and protocol
 
 /// `--toolsets` value that serves every toolset.
-pub(crate) const ALL_TOOLSETS: &str = "read,author,admin,learn";
+pub(crate) const ALL_TOOLSETS: &str = "read,author,admin,learn,memory";
 
 /// The tools of each toolset in listing order: what `tools/list` must show. A new tool is added
 /// to its toolset's list here.
-pub(crate) const TOOLSETS: [(&str, &[&str]); 5] = [
+pub(crate) const TOOLSETS: [(&str, &[&str]); 6] = [
     ("core", &["enable_toolset"]),
     (
         "read",
@@ -349,6 +349,19 @@ pub(crate) const TOOLSETS: [(&str, &[&str]); 5] = [
             "tag_rules",
             "learn_from_reviews",
             "discover_conventions",
+        ],
+    ),
+    (
+        "memory",
+        &[
+            "record_learning",
+            "review_learnings",
+            "retire_learning",
+            "request_refresh",
+            "list_refresh_requests",
+            "resolve_refresh",
+            "log_activity",
+            "recent_activity",
         ],
     ),
 ];

@@ -80,7 +80,7 @@ fn the_registry_declares_every_tool_once_in_the_toolset_the_tests_expect() {
     );
     assert_eq!(
         Toolset::choosable_names(),
-        ["read", "author", "admin", "learn"]
+        ["read", "author", "admin", "learn", "memory"]
     );
 }
 
@@ -291,7 +291,10 @@ fn read_only_lists_no_writing_tool_and_refuses_writes() {
             "get_version",
             "organize_rules",
             "learn_from_reviews",
-            "discover_conventions"
+            "discover_conventions",
+            "review_learnings",
+            "list_refresh_requests",
+            "recent_activity"
         ]
     );
     for tool in &tools {
@@ -382,7 +385,7 @@ fn enable_toolset_sends_list_changed_and_the_next_list_has_the_new_tools() {
     assert_eq!(reply, json!({"toolsets": ["read", "author"], "added": []}));
     assert_eq!(
         server.fails("enable_toolset", json!({"toolset": "core"})),
-        "unknown toolset `core`; valid toolsets: read, author, admin, learn"
+        "unknown toolset `core`; valid toolsets: read, author, admin, learn, memory"
     );
     let (status, rest, _) = server.finish();
     assert_eq!(status.code(), Some(0));
@@ -408,7 +411,7 @@ fn config_toolsets_choose_and_the_cli_flag_overrides_them() {
         ".ai-rulez/config.toml",
         format!("{CONFIG}\n[mcp]\ntoolsets = [\"read\", \"raed\"]\n"),
     );
-    let message = ".ai-rulez/config.toml: `mcp.toolsets`: unknown toolset `raed`; valid toolsets: read, author, admin, learn";
+    let message = ".ai-rulez/config.toml: `mcp.toolsets`: unknown toolset `raed`; valid toolsets: read, author, admin, learn, memory";
     let run = project.run(&["generate"]);
     run.expect_code(1);
     assert_eq!(run.stderr(), format!("error: {message}\n"));
@@ -428,7 +431,7 @@ fn config_toolsets_choose_and_the_cli_flag_overrides_them() {
     run.expect_code(1);
     assert_eq!(
         run.stderr(),
-        "error: --toolsets: unknown toolset `writer`; valid toolsets: read, author, admin, learn\n"
+        "error: --toolsets: unknown toolset `writer`; valid toolsets: read, author, admin, learn, memory\n"
     );
 }
 

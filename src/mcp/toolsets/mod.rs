@@ -8,11 +8,12 @@ mod admin;
 mod author;
 mod core;
 mod learn;
+mod learnings;
 mod read;
 
 use super::registry::ToolSpec;
 
-/// Every declared tool, in listing order: core, read, author, admin, learn.
+/// Every declared tool, in listing order: core, read, author, admin, learn, memory.
 #[must_use]
 pub(crate) fn all() -> Vec<ToolSpec> {
     let mut tools = core::tools();
@@ -20,5 +21,6 @@ pub(crate) fn all() -> Vec<ToolSpec> {
     tools.extend(author::tools());
     tools.extend(admin::tools());
     tools.extend(learn::tools());
+    tools.extend(learnings::tools());
     tools
 }
