@@ -119,3 +119,19 @@ fn looks_like_text(bytes: &[u8]) -> bool {
         .enumerate()
         .any(|(index, byte)| *byte == 0 || (*byte == b'\r' && bytes.get(index + 1) != Some(&b'\n')))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blob_ids_are_gits_and_ignore_crlf_in_text_only() {
+        // `printf 'hello\n' | git hash-object --stdin`
+        let hello = "ce013625030ba8dba906f756967f9e9ca394464a";
+        assert_eq!(worktree_blob_id(b"hello\n").as_deref(), Some(hello));
+        assert_eq!(worktree_blob_id(b"hello\r\n").as_deref(), Some(hello));
+        // A NUL byte or a lone carriage return makes it binary: hashed byte for byte.
+        assert_ne!(worktree_blob_id(b"a\r\nb\0"), worktree_blob_id(b"a\nb\0"));
+        assert_ne!(worktree_blob_id(b"a\r\nb\r"), worktree_blob_id(b"a\nb\r"));
+    }
+}

@@ -200,6 +200,7 @@ async def run(binary, root):
                 check("update_rule (stale hash): file unchanged", handle.read(), content)
 
             await learning_loop(session, binary, root)
+            await learnings(session, root)
 
 
 async def learning_loop(session, binary, root):
@@ -264,6 +265,49 @@ async def learning_loop(session, binary, root):
 
     result = await served()
     check("get_rules: the approved rule is served", LEARNED_ID in [rule["id"] for rule in result.structured_content["rules"]], True)
+
+
+async def learnings(session, root):
+    """record_learning -> served by get_context -> stale after an edit, not served any more."""
+    result = await session.call_tool("enable_toolset", {"toolset": "memory"})
+    check("enable_toolset memory: not an error", result.is_error, False)
+    mine = [
+        "record_learning",
+        "review_learnings",
+        "retire_learning",
+        "request_refresh",
+        "list_refresh_requests",
+        "resolve_refresh",
+        "log_activity",
+        "recent_activity",
+    ]
+    added = result.structured_content["added"]
+    check("enable_toolset memory: learning tools added", [name for name in added if name in mine], mine)
+    source = os.path.join(root, "src", "db", "pool.rs")
+    os.makedirs(os.path.dirname(source), exist_ok=True)
+    with open(source, "w", encoding="utf-8") as handle:
+        handle.write("pub fn pool() -> Pool {\n    Pool::new(8)\n}\n")
+    claim = "The pool holds eight connections."
+    result = await session.call_tool("record_learning", {"claim": claim, "files_read": ["src/db/pool.rs"]})
+    check("record_learning: not an error", result.is_error, False)
+    learning_id = result.structured_content["id"]
+    check("record_learning: id from the claim", learning_id, "the-pool-holds-eight-connections")
+    result = await session.call_tool("get_context", {"path": "src/db/pool.rs"})
+    check(
+        "get_context: the fresh learning is served, labelled",
+        [(item["id"], item["label"]) for item in result.structured_content.get("learnings", [])],
+        [(learning_id, "verify before relying on it")],
+    )
+    with open(source, "a", encoding="utf-8") as handle:
+        handle.write("// sixteen now\n")
+    result = await session.call_tool("review_learnings", {})
+    check(
+        "review_learnings: stale after the source changed",
+        [(item["id"], item["status"]) for item in result.structured_content["learnings"]],
+        [(learning_id, "stale")],
+    )
+    result = await session.call_tool("get_context", {"path": "src/db/pool.rs"})
+    check("get_context: the stale learning is not served", result.structured_content.get("learnings", []), [])
 
 
 def main():

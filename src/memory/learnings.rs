@@ -112,6 +112,9 @@ pub(crate) fn folder(project: &Project) -> String {
 /// Errors: [`Error::Invalid`] naming the file when the frontmatter does not parse, has unknown
 /// keys or lacks `sources`, or the body (the claim) is empty.
 pub(crate) fn parse(path: &str, bytes: &[u8]) -> Result<Learning> {
+    if let Some(learning) = parse_as_written(path, bytes) {
+        return Ok(learning);
+    }
     let document = frontmatter::parse(path, bytes)?;
     let invalid = |message: String| Error::invalid(path, None, message);
     let values = serde_json::Value::Object(document.values.into_iter().collect());
@@ -126,14 +129,8 @@ pub(crate) fn parse(path: &str, bytes: &[u8]) -> Result<Learning> {
             "has no claim: write the claim below the frontmatter".to_owned(),
         ));
     }
-    let id = path
-        .rsplit('/')
-        .next()
-        .and_then(|name| name.strip_suffix(".md"))
-        .unwrap_or(path)
-        .to_owned();
     Ok(Learning {
-        id,
+        id: id_of(path),
         path: path.to_owned(),
         claim,
         sources: keys.sources,
@@ -143,6 +140,95 @@ pub(crate) fn parse(path: &str, bytes: &[u8]) -> Result<Learning> {
         replaced_by: keys.replaced_by,
         yaml: document.yaml.unwrap_or_default(),
     })
+}
+
+/// Reads a learning file laid out exactly as [`render`] and [`retire_file`] write it (LF line
+/// ends, block list of `path`/`blob` pairs, one-line values, plain or JSON-quoted) without the
+/// YAML parser, which is most of the cost of reviewing thousands of learnings. `None` for any
+/// other layout (a comment, a flow list, a hand edit), which [`parse`] then reads with the YAML
+/// parser; both give the same [`Learning`] for what this accepts.
+fn parse_as_written(path: &str, bytes: &[u8]) -> Option<Learning> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    if text.starts_with('\u{feff}') || text.contains('\r') {
+        return None;
+    }
+    let after_open = text.strip_prefix("---\n")?;
+    let mut yaml_end = None;
+    let mut offset = 0;
+    for line in after_open.split_inclusive('\n') {
+        let content = line.strip_suffix('\n').unwrap_or(line);
+        if content.trim_end() == "---" {
+            // The YAML reader closes at the first such line; accept only the exact fence.
+            if content != "---" {
+                return None;
+            }
+            yaml_end = Some((offset, offset + line.len()));
+            break;
+        }
+        offset += line.len();
+    }
+    let (yaml_len, body_start) = yaml_end?;
+    let yaml = &after_open[..yaml_len];
+    let claim = after_open[body_start..].trim();
+    let scalar = |value: &str| -> Option<String> {
+        if value.starts_with('"') {
+            serde_json::from_str::<String>(value).ok()
+        } else {
+            (frontmatter::yaml_string(value) == value).then(|| value.to_owned())
+        }
+    };
+    let mut sources: Option<Vec<SourceFile>> = None;
+    let mut fields: [Option<String>; 4] = [None, None, None, None];
+    for line in yaml.lines() {
+        if line == "sources:" && sources.is_none() {
+            sources = Some(Vec::new());
+        } else if let Some(value) = line.strip_prefix("  - path: ") {
+            sources.as_mut()?.push(SourceFile {
+                path: scalar(value)?,
+                blob: String::new(),
+            });
+        } else if let Some(value) = line.strip_prefix("    blob: ") {
+            let last = sources.as_mut()?.last_mut()?;
+            if !last.blob.is_empty() {
+                return None;
+            }
+            last.blob = scalar(value)?;
+        } else {
+            let (key, value) = line.split_once(": ")?;
+            let index = ["created", "replaces", "retired", "replaced_by"]
+                .iter()
+                .position(|known| *known == key)?;
+            if fields[index].is_some() {
+                return None;
+            }
+            fields[index] = Some(scalar(value)?);
+        }
+    }
+    let sources = sources?;
+    if claim.is_empty() || sources.iter().any(|source| source.blob.is_empty()) {
+        return None;
+    }
+    let [created, replaces, retired, replaced_by] = fields;
+    Some(Learning {
+        id: id_of(path),
+        path: path.to_owned(),
+        claim: claim.to_owned(),
+        sources,
+        created,
+        replaces,
+        retired,
+        replaced_by,
+        yaml: yaml.to_owned(),
+    })
+}
+
+/// The id of the learning file at `path`: its stem.
+fn id_of(path: &str) -> String {
+    path.rsplit('/')
+        .next()
+        .and_then(|name| name.strip_suffix(".md"))
+        .unwrap_or(path)
+        .to_owned()
 }
 
 /// Every learning file of `project`, sorted by id, and the files that could not be read (each
@@ -620,6 +706,50 @@ mod tests {
             "the-pool-is-created-once-in-main"
         );
         assert_eq!(id_from_claim("???"), "learning");
+    }
+
+    #[test]
+    fn the_fast_reader_agrees_with_the_yaml_reader() {
+        let sources = vec![
+            SourceFile {
+                path: "src/a b: c.rs".to_owned(),
+                blob: "0".repeat(40),
+            },
+            SourceFile {
+                path: "src/x.rs".to_owned(),
+                blob: "ab".repeat(20),
+            },
+        ];
+        let written = render("Claim\n\nwith two lines.", &sources, Some("old"));
+        let retired = written.replacen("---\n", "---\nretired: 2026-01-02\nreplaced_by: new\n", 1);
+        for text in [written.as_str(), retired.as_str()] {
+            let path = ".ai-rulez/learnings/x.md";
+            let fast = parse_as_written(path, text.as_bytes()).expect("read fast");
+            let document = frontmatter::parse(path, text.as_bytes()).unwrap();
+            let values = serde_json::Value::Object(document.values.into_iter().collect());
+            let keys: LearningKeys = serde_json::from_value(values).unwrap();
+            assert_eq!(fast.sources, keys.sources);
+            assert_eq!(fast.created, keys.created);
+            assert_eq!(fast.replaces, keys.replaces);
+            assert_eq!(fast.retired, keys.retired);
+            assert_eq!(fast.replaced_by, keys.replaced_by);
+            assert_eq!(fast.claim, document.body.trim());
+            assert_eq!(fast.yaml, document.yaml.unwrap());
+        }
+        // Anything else goes to the YAML reader.
+        for other in [
+            "---\n# note\nsources:\n  - path: a\n    blob: b\n---\nC\n",
+            "---\nsources: [{path: a, blob: b}]\n---\nC\n",
+            "---\nsources:\n  - path: a\n    blob: b\n--- \nC\n",
+            "---\nsources:\n  - path: a\n---\nC\n",
+            "---\r\nsources:\r\n  - path: a\r\n    blob: b\r\n---\r\nC\r\n",
+        ] {
+            assert_eq!(
+                parse_as_written("l/x.md", other.as_bytes()),
+                None,
+                "{other}"
+            );
+        }
     }
 
     #[test]

@@ -3,13 +3,13 @@
 //! id, else stale naming the files that changed or vanished; current learnings about a shared
 //! file whose claims point opposite ways are listed as conflicting.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
 
 use super::learnings::{BlobCache, Learning, StaleSource, load_all};
 use crate::error::Result;
-use crate::learning::similarity::{self, Relation, Statement};
+use crate::learning::similarity::{self, Statement};
 use crate::project::Project;
 
 /// One learning as `review_learnings` lists it.
@@ -123,9 +123,12 @@ pub(super) fn names_path_under(learning: &Learning, path: &str) -> bool {
         })
 }
 
-/// Pairs of current learnings sharing a source file whose claims contradict, sorted by ids.
-/// Only learnings naming a common file are compared, so the cost grows with the learnings per
-/// file, not with the square of all learnings.
+/// Pairs of current learnings sharing a source file whose claims contradict, sorted by ids:
+/// the two claims point opposite ways and share at least
+/// [`similarity::CONTRADICTION_JACCARD`] of their content words (the contradiction test of the
+/// learning loop, applied to each claim as a whole). Only learnings naming a common file are
+/// compared, each claim is reduced once, and each pair is compared once, so the cost grows with
+/// the learnings per file, not with the square of all learnings.
 fn conflicts(reviewed: &[ReviewedLearning]) -> Vec<ConflictingLearnings> {
     let mut by_source: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (index, learning) in reviewed.iter().enumerate() {
@@ -136,22 +139,30 @@ fn conflicts(reviewed: &[ReviewedLearning]) -> Vec<ConflictingLearnings> {
             by_source.entry(source).or_default().push(index);
         }
     }
-    let statements: HashMap<usize, Statement> = by_source
+    let mut statements: HashMap<usize, Statement> = HashMap::new();
+    for index in by_source
         .values()
         .filter(|indices| indices.len() > 1)
         .flatten()
-        .map(|index| (*index, Statement::of(&reviewed[*index].claim)))
-        .collect();
+    {
+        statements
+            .entry(*index)
+            .or_insert_with(|| Statement::of(&reviewed[*index].claim));
+    }
+    let mut compared: HashSet<(usize, usize)> = HashSet::new();
     let mut found: BTreeMap<(usize, usize), ConflictingLearnings> = BTreeMap::new();
     for (source, indices) in &by_source {
         for (position, first) in indices.iter().enumerate() {
             for second in &indices[position + 1..] {
-                if found.contains_key(&(*first, *second)) {
+                if !compared.insert((*first, *second)) {
                     continue;
                 }
-                let relation =
-                    similarity::relation(&statements[first], "", &reviewed[*second].claim);
-                if let Some(Relation::Contradiction(score)) = relation {
+                let (left, right) = (&statements[first], &statements[second]);
+                if !left.polarity.opposes(right.polarity) {
+                    continue;
+                }
+                let score = left.similarity(right);
+                if score >= similarity::CONTRADICTION_JACCARD {
                     found.insert(
                         (*first, *second),
                         ConflictingLearnings {
