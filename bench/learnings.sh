@@ -4,10 +4,14 @@
 # A project with LEARNINGS learnings (default 2,000), each read from 3 of 400 source files
 # (about 2 KB each) in 40 folders, with the files' git blob ids recorded as `record_learning`
 # writes them. A tenth of the learnings name a file changed afterwards, so they are stale.
-# One `ai-rulez mcp` server (toolsets memory) answers CALLS `review_learnings` calls; each call
+# One `ai-rulez mcp` server (toolsets read,memory) answers CALLS `review_learnings` calls; each call
 # lists the learnings folder, parses every learning file, reads and hashes every source file
 # (blob ids with gix, each file once per call) and compares claims of learnings sharing a file.
+# Then CALLS `get_context` calls on one folder, which read every learning to serve the current
+# ones read from files there.
 # Also times `ai-rulez learnings --format json` as a whole process (hyperfine, when installed).
+# The wall-clock times include the client parsing each reply (about 0.7 MB of JSON) and any other
+# load on the machine; the server's CPU time per call (from /proc) is printed beside them.
 # Target (issue 11): review_learnings <= 100 ms over 2,000 learnings.
 #
 # Usage: bash bench/learnings.sh        Tunables: LEARNINGS=2000 CALLS=30 PROFILE=release|dist,
@@ -82,16 +86,25 @@ def receive(process, wanted):
         if message.get("id") == wanted:
             return message
 
-process = subprocess.Popen([binary, "mcp", "--toolsets", "memory"], cwd=root,
+process = subprocess.Popen([binary, "mcp", "--toolsets", "read,memory"], cwd=root,
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 send(process, {"jsonrpc": "2.0", "id": 0, "method": "initialize",
                "params": {"protocolVersion": "2025-06-18", "capabilities": {},
                           "clientInfo": {"name": "bench", "version": "1"}}})
 receive(process, 0)
 send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+def cpu_ms(pid):
+    # utime + stime of the server process, in clock ticks (fields 14 and 15 of /proc/PID/stat).
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
 timings = []
 result = None
+cpu_before = None
 for number in range(calls + 1):
+    if number == 1:
+        cpu_before = cpu_ms(process.pid)
     started = time.perf_counter()
     send(process, {"jsonrpc": "2.0", "id": number + 1, "method": "tools/call",
                    "params": {"name": "review_learnings", "arguments": {}}})
@@ -99,6 +112,17 @@ for number in range(calls + 1):
     elapsed = (time.perf_counter() - started) * 1000
     if number > 0:  # the first call also loads the project
         timings.append(elapsed)
+server_cpu = (cpu_ms(process.pid) - cpu_before) / calls
+context_timings = []
+for number in range(calls):
+    started = time.perf_counter()
+    send(process, {"jsonrpc": "2.0", "id": 10_000 + number, "method": "tools/call",
+                   "params": {"name": "get_context", "arguments": {"path": "src/m00"}}})
+    reply = receive(process, 10_000 + number)
+    served = reply.get("result", {}).get("structuredContent", {}).get("learnings") if "result" in reply else None
+    if served is None:
+        raise SystemExit(f"get_context failed: {reply}")
+    context_timings.append((time.perf_counter() - started) * 1000)
 process.stdin.close()
 process.wait()
 data = result["structuredContent"]
@@ -107,7 +131,10 @@ timings.sort()
 print(f"review_learnings over {count} learnings ({data['current']} current, {data['stale']} stale, "
       f"{len(data['conflicting'])} conflicting pairs), {calls} calls: "
       f"p50 {statistics.median(timings):.1f} ms, p90 {timings[int(len(timings) * 0.9)]:.1f} ms, "
-      f"max {timings[-1]:.1f} ms")
+      f"max {timings[-1]:.1f} ms; server CPU time {server_cpu:.1f} ms per call")
+context_timings.sort()
+print(f"get_context on a folder (serves {len(served)} current learnings, reads all {count}), "
+      f"{calls} calls: p50 {statistics.median(context_timings):.1f} ms")
 with open(os.path.join(work, "root"), "w") as handle:
     handle.write(root)
 PY

@@ -430,6 +430,8 @@ pub(crate) struct RecordLearningArgs {
 pub(crate) struct ReviewLearningsArgs {
     /// Only learnings read from files at or below this file or folder; default: all.
     pub(crate) path: Option<String>,
+    /// Most learnings listed, stale ones first (1-5000, default 100); counts cover all.
+    pub(crate) limit: Option<u32>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
 }

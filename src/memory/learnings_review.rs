@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::learnings::{BlobCache, Learning, StaleSource, load_all};
+use super::learning_file::{Learning, load_all};
+use super::learnings::{BlobCache, StaleSource};
 use crate::error::Result;
 use crate::learning::similarity::{self, Statement};
 use crate::project::Project;
@@ -49,8 +50,12 @@ pub(crate) struct ConflictingLearnings {
 /// What `review_learnings` (and `ai-rulez learnings`) reports.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub(crate) struct LearningsReview {
-    /// Learnings not retired (with a path: those naming a file at or below it), sorted by id.
+    /// Learnings not retired (with a path: those naming a file at or below it): stale ones
+    /// first, each group sorted by id.
     pub learnings: Vec<ReviewedLearning>,
+    /// How many more learnings were checked but left out of `learnings` to keep the reply
+    /// short (see [`LearningsReview::keep_first`]).
+    pub omitted: usize,
     /// How many of them are current.
     pub current: usize,
     /// How many of them are stale.
@@ -100,14 +105,28 @@ pub(crate) fn review_learnings(project: &Project, path: Option<&str>) -> Result<
     }
     let conflicting = conflicts(&reviewed);
     let current = reviewed.iter().filter(|l| l.status == "current").count();
+    // Stale learnings need someone to act, so they come first; `sort_by_key` keeps id order.
+    reviewed.sort_by_key(|learning| learning.status != "stale");
     Ok(LearningsReview {
         stale: reviewed.len() - current,
         current,
         learnings: reviewed,
+        omitted: 0,
         conflicting,
         retired,
         problems,
     })
+}
+
+impl LearningsReview {
+    /// Keeps the first `limit` learnings of the listing (stale ones come first) and counts the
+    /// rest in `omitted`; the counts and conflicting pairs still cover every learning.
+    pub(crate) fn keep_first(&mut self, limit: usize) {
+        if self.learnings.len() > limit {
+            self.omitted += self.learnings.len() - limit;
+            self.learnings.truncate(limit);
+        }
+    }
 }
 
 /// Whether `learning` names a file at or below the project-relative `path` (empty: any).
@@ -201,6 +220,12 @@ pub(crate) fn review_text(review: &LearningsReview) -> String {
         for source in &learning.stale_sources {
             text.push_str(&format!("    {} {}\n", source.path, source.reason));
         }
+    }
+    if review.omitted > 0 {
+        text.push_str(&format!(
+            "({} more current learning(s) not listed; pass a `path` or a higher `limit`)\n",
+            review.omitted
+        ));
     }
     for pair in &review.conflicting {
         text.push_str(&format!(

@@ -1,10 +1,11 @@
 //! Team memory for a path: what agents learned about the code and want the team to see, kept
 //! as files under `.ai-rulez/` (reviewed in pull requests) or, when it describes one machine,
 //! under `.ai-rulez/local/`. Learnings checked against the code ([`learnings`],
-//! [`learnings_review`]), the queue of
+//! [`learning_file`], [`learnings_review`]), the queue of
 //! items someone asked to refresh ([`refresh`]) and the activity log ([`activity`]).
 
 pub(crate) mod activity;
+pub(crate) mod learning_file;
 pub(crate) mod learnings;
 pub(crate) mod learnings_review;
 pub(crate) mod refresh;

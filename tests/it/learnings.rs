@@ -276,6 +276,17 @@ fn replacing_retiring_and_conflicting_learnings() {
             "similarity": 1.0,
         }])
     );
+    // A limit keeps the listing short; counts and conflicts still cover every learning.
+    let limited = server.ok("review_learnings", json!({"limit": 1}));
+    assert_eq!(
+        (
+            limited["learnings"].as_array().map(Vec::len),
+            limited["omitted"].clone(),
+            limited["current"].clone()
+        ),
+        (Some(1), json!(1), json!(2))
+    );
+    assert_eq!(limited["conflicting"], review["conflicting"]);
     // The newer learning replaces the wrong one, which is retired in its file.
     let replaced = server.ok(
         "record_learning",

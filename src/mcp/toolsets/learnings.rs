@@ -74,7 +74,7 @@ fn review_learnings() -> ToolSpec {
     ToolSpec {
         name: "review_learnings".into(),
         title: "Learnings: current, stale, conflicting".into(),
-        description: "Checks every learning (or those read from files at or below `path`) against the files as they are now: current, or stale naming each file that changed or vanished; and pairs of current learnings that contradict each other. Retire what is wrong with retire_learning, or record a corrected one with `replaces`.".into(),
+        description: "Checks every learning (or those read from files at or below `path`) against the files as they are now: current, or stale naming each file that changed or vanished (listed first, at most `limit`); and pairs of current learnings that contradict each other. Retire what is wrong with retire_learning, or record a corrected one with `replaces`.".into(),
         hints: Hints::READ,
         toolset: Toolset::Memory,
         pairing: Pairing::Command("learnings"),
@@ -82,7 +82,8 @@ fn review_learnings() -> ToolSpec {
             server.read(args.working_directory.as_deref(), None, |catalog, _| {
                 let project = &catalog.project;
                 let path = relative_path(project, args.path.as_deref())?;
-                let review = learnings_review::review_learnings(project, path.as_deref())?;
+                let mut review = learnings_review::review_learnings(project, path.as_deref())?;
+                review.keep_first(args.limit.map_or(100, |limit| limit.clamp(1, 5000) as usize));
                 Ok(Answer::text(learnings_review::review_text(&review), review))
             })
         }),
@@ -94,7 +95,8 @@ fn retire_learning() -> ToolSpec {
         name: "retire_learning".into(),
         title: "Retire a learning".into(),
         description: "Retires a learning that is wrong or no longer useful: it stays in its file for history and is never served again.".into(),
-        hints: Hints::REMOVE,
+        // Retiring again changes nothing more: the learning is already out of service.
+        hints: Hints::REPLACE,
         toolset: Toolset::Memory,
         pairing: Pairing::NoCommand("people delete or edit the learning file"),
         handler: Handler::new(|server, args: RetireLearningArgs| -> Reply<RetiredLearning> {
