@@ -18,6 +18,10 @@
 //! The claim, in the agent's words.
 //! ```
 
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{LazyLock, Mutex};
+
 use serde::{Deserialize, Serialize};
 
 use super::{base_folder, today};
@@ -206,22 +210,54 @@ fn id_of(path: &str) -> String {
         .to_owned()
 }
 
+/// Learning files already parsed by this process, by the absolute path of their folder, then
+/// by file name: the size and modification time they had, and what they held. A file whose
+/// size or time differs is read again.
+type ParsedFolders = HashMap<PathBuf, HashMap<String, (u64, (i64, i64), Learning)>>;
+
+static PARSED: LazyLock<Mutex<ParsedFolders>> = LazyLock::new(Mutex::default);
+
+/// A file modified this recently (seconds) is read again on every load: another write in the
+/// same clock tick could keep its size and time (git's "racily clean" rule).
+const RACY_SECONDS: i64 = 2;
+
 /// Every learning file of `project`, sorted by id, and the files that could not be read (each
-/// a message naming the file and what to do).
+/// a message naming the file and what to do). Files unchanged (same size and modification
+/// time, older than [`RACY_SECONDS`]) since this process last read them are not read again, so
+/// a server answering `get_context` repeatedly reads only what changed.
 ///
 /// Errors: the learnings folder is a symlink or cannot be listed.
 pub(crate) fn load_all(project: &Project) -> Result<(Vec<Learning>, Vec<String>)> {
     let folder = folder(project);
     let mut learnings = Vec::new();
     let mut problems = Vec::new();
-    let Some(entries) = project.dir.list(&folder)? else {
+    let Some(entries) = project.dir.list_with_info(&folder)? else {
         return Ok((learnings, problems));
     };
-    for entry in entries {
+    let key = project.root.join(&folder);
+    let mut parsed = PARSED
+        .lock()
+        .map(|mut folders| folders.remove(&key).unwrap_or_default())
+        .unwrap_or_default();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| {
+            i64::try_from(elapsed.as_secs()).unwrap_or(i64::MAX)
+        });
+    let mut kept = HashMap::with_capacity(entries.len());
+    for (entry, info) in entries {
         let markdown = std::path::Path::new(&entry.name)
             .extension()
             .is_some_and(|extension| extension == "md");
         if !markdown || !entry.exact_name || entry.name.starts_with('.') {
+            continue;
+        }
+        if let Some((len, modified, learning)) = parsed.remove(&entry.name)
+            && len == info.len
+            && modified == info.modified
+        {
+            learnings.push(learning.clone());
+            kept.insert(entry.name, (len, modified, learning));
             continue;
         }
         let path = format!("{folder}/{}", entry.name);
@@ -234,9 +270,17 @@ pub(crate) fn load_all(project: &Project) -> Result<(Vec<Learning>, Vec<String>)
                 parse(&path, &bytes)
             });
         match read {
-            Ok(learning) => learnings.push(learning),
+            Ok(learning) => {
+                if info.modified.0 < now - RACY_SECONDS {
+                    kept.insert(entry.name, (info.len, info.modified, learning.clone()));
+                }
+                learnings.push(learning);
+            }
             Err(error) => problems.push(error.to_string()),
         }
+    }
+    if let Ok(mut folders) = PARSED.lock() {
+        folders.insert(key, kept);
     }
     // File names sort `a-2.md` before `a.md`; ids sort `a` first.
     learnings.sort_by(|left, right| left.id.cmp(&right.id));

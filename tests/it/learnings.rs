@@ -627,3 +627,38 @@ fn under_read_only_the_reading_tools_are_served_and_the_writing_ones_refused() {
     server.finish();
     assert!(!project.exists(".ai-rulez/local"));
 }
+
+#[test]
+fn a_server_sees_a_hand_edit_of_a_learning_it_has_read_before() {
+    let project = repository();
+    let mut server = memory_server(&project);
+    server.ok(
+        "record_learning",
+        json!({"claim": CLAIM, "files_read": ["src/main.rs"]}),
+    );
+    // Old files are kept parsed between calls; a hand edit gives the file a new time.
+    project.age_files();
+    let claims = |server: &mut Server| -> Vec<String> {
+        let reply = server.ok("get_context", json!({"path": "src"}));
+        reply["learnings"]
+            .as_array()
+            .map_or_else(Vec::new, |learnings| {
+                learnings
+                    .iter()
+                    .map(|learning| learning["claim"].as_str().expect("claim").to_owned())
+                    .collect()
+            })
+    };
+    assert_eq!(claims(&mut server), [CLAIM]);
+    assert_eq!(claims(&mut server), [CLAIM]);
+    let path = format!(".ai-rulez/learnings/{CLAIM_ID}.md");
+    let edited = project.read(&path).replace("passed down", "handed down");
+    project.write(&path, edited);
+    assert_eq!(
+        claims(&mut server),
+        [CLAIM.replace("passed down", "handed down")]
+    );
+    fs_err::remove_file(project.path().join(&path)).expect("remove");
+    assert_eq!(claims(&mut server), Vec::<String>::new());
+    server.finish();
+}
