@@ -4,11 +4,12 @@
 # A project with LEARNINGS learnings (default 2,000), each read from 3 of 400 source files
 # (about 2 KB each) in 40 folders, with the files' git blob ids recorded as `record_learning`
 # writes them. A tenth of the learnings name a file changed afterwards, so they are stale.
-# One `ai-rulez mcp` server (toolsets read,memory) answers CALLS `review_learnings` calls; each call
-# lists the learnings folder, parses every learning file, reads and hashes every source file
-# (blob ids with gix, each file once per call) and compares claims of learnings sharing a file.
-# Then CALLS `get_context` calls on one folder, which read every learning to serve the current
-# ones read from files there.
+# One `ai-rulez mcp` server (toolsets read,memory) answers CALLS `review_learnings` calls with the
+# default listing (100), CALLS listing all, and CALLS `get_context` calls on one folder. Each
+# review lists the learnings folder (parsed files are kept; only changed ones are read again),
+# reads and hashes every source file (blob ids with gix, each file once per call) and compares
+# the claims of learnings sharing a file; `get_context` checks the learnings read from files in
+# the folder.
 # Also times `ai-rulez learnings --format json` as a whole process (hyperfine, when installed).
 # The wall-clock times include the client parsing each reply (about 0.7 MB of JSON) and any other
 # load on the machine; the server's CPU time per call (from /proc) is printed beside them.
@@ -72,6 +73,11 @@ for number in range(count):
           f"---\nsources:\n{lines}created: 2026-01-01\n---\n{claim}\n".encode())
 for path in changed:
     write(os.path.join(root, path), sources[path] + b"// changed\n")
+# Files as a checkout leaves them: written an hour ago, not in the last seconds.
+an_hour_ago = time.time() - 3600
+for folder, _, names in os.walk(root):
+    for name in names:
+        os.utime(os.path.join(folder, name), (an_hour_ago, an_hour_ago))
 
 def send(process, message):
     process.stdin.write((json.dumps(message) + "\n").encode())
@@ -99,42 +105,44 @@ def cpu_ms(pid):
         fields = handle.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
-timings = []
-result = None
-cpu_before = None
-for number in range(calls + 1):
-    if number == 1:
-        cpu_before = cpu_ms(process.pid)
-    started = time.perf_counter()
-    send(process, {"jsonrpc": "2.0", "id": number + 1, "method": "tools/call",
-                   "params": {"name": "review_learnings", "arguments": {}}})
-    result = receive(process, number + 1)["result"]
-    elapsed = (time.perf_counter() - started) * 1000
-    if number > 0:  # the first call also loads the project
-        timings.append(elapsed)
-server_cpu = (cpu_ms(process.pid) - cpu_before) / calls
-context_timings = []
-for number in range(calls):
-    started = time.perf_counter()
-    send(process, {"jsonrpc": "2.0", "id": 10_000 + number, "method": "tools/call",
-                   "params": {"name": "get_context", "arguments": {"path": "src/m00"}}})
-    reply = receive(process, 10_000 + number)
-    served = reply.get("result", {}).get("structuredContent", {}).get("learnings") if "result" in reply else None
-    if served is None:
-        raise SystemExit(f"get_context failed: {reply}")
-    context_timings.append((time.perf_counter() - started) * 1000)
+next_id = 1
+
+def timed(name, arguments):
+    """CALLS timed calls (after one untimed): (sorted wall ms, server CPU ms per call, last result)."""
+    global next_id
+    timings, result, cpu_before = [], None, None
+    for number in range(calls + 1):
+        if number == 1:
+            cpu_before = cpu_ms(process.pid)
+        started = time.perf_counter()
+        send(process, {"jsonrpc": "2.0", "id": next_id, "method": "tools/call",
+                       "params": {"name": name, "arguments": arguments}})
+        reply = receive(process, next_id)
+        next_id += 1
+        elapsed = (time.perf_counter() - started) * 1000
+        if "result" not in reply or reply["result"].get("isError"):
+            raise SystemExit(f"{name} failed: {reply}")
+        result = reply["result"]["structuredContent"]
+        if number > 0:  # the first call also loads the project
+            timings.append(elapsed)
+    return sorted(timings), (cpu_ms(process.pid) - cpu_before) / calls, result
+
+def line(label, timings, cpu):
+    print(f"{label}, {calls} calls: p50 {statistics.median(timings):.1f} ms, "
+          f"p90 {timings[int(len(timings) * 0.9)]:.1f} ms; server CPU {cpu:.1f} ms per call")
+
+timings, cpu, data = timed("review_learnings", {})
+assert len(data["learnings"]) == min(count, 100) and data["omitted"] == max(count - 100, 0)
+line(f"review_learnings over {count} learnings ({data['current']} current, {data['stale']} stale, "
+     f"{len(data['conflicting'])} conflicting pairs), default listing of 100", timings, cpu)
+timings, cpu, data = timed("review_learnings", {"limit": count})
+assert len(data["learnings"]) == count, len(data["learnings"])
+line(f"review_learnings listing all {count}", timings, cpu)
+timings, cpu, data = timed("get_context", {"path": "src/m00"})
+line(f"get_context on a folder (serves {len(data.get('learnings', []))} current learnings "
+     f"of the {count})", timings, cpu)
 process.stdin.close()
 process.wait()
-data = result["structuredContent"]
-assert len(data["learnings"]) == count, len(data["learnings"])
-timings.sort()
-print(f"review_learnings over {count} learnings ({data['current']} current, {data['stale']} stale, "
-      f"{len(data['conflicting'])} conflicting pairs), {calls} calls: "
-      f"p50 {statistics.median(timings):.1f} ms, p90 {timings[int(len(timings) * 0.9)]:.1f} ms, "
-      f"max {timings[-1]:.1f} ms; server CPU time {server_cpu:.1f} ms per call")
-context_timings.sort()
-print(f"get_context on a folder (serves {len(served)} current learnings, reads all {count}), "
-      f"{calls} calls: p50 {statistics.median(context_timings):.1f} ms")
 with open(os.path.join(work, "root"), "w") as handle:
     handle.write(root)
 PY
