@@ -121,7 +121,7 @@ pub(crate) fn parse(path: &str, bytes: &[u8]) -> Result<Learning> {
     })
 }
 
-/// Reads a learning file laid out exactly as [`render`] and [`retire_file`] write it (LF line
+/// Reads a learning file laid out exactly as [`render`] and `retire_learning` write it (LF line
 /// ends, block list of `path`/`blob` pairs, one-line values, plain or JSON-quoted) without the
 /// YAML parser, which is most of the cost of reviewing thousands of learnings. `None` for any
 /// other layout (a comment, a flow list, a hand edit), which [`parse`] then reads with the YAML

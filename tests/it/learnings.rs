@@ -379,6 +379,15 @@ fn record_learning_refuses_what_cannot_back_a_claim() {
     for (arguments, message) in cases {
         assert_eq!(server.fails("record_learning", arguments), message);
     }
+    // A symlink is never read through, inside the project or out of it.
+    std::os::unix::fs::symlink("/etc/hostname", project.path().join("src/link.rs")).expect("link");
+    assert_eq!(
+        server.fails(
+            "record_learning",
+            json!({"claim": CLAIM, "files_read": ["src/link.rs"]})
+        ),
+        "src/link.rs: is (or is inside) a symlink; ai-rulez never reads or writes through symlinks (a committed link could point anywhere), so replace the link with a real file or folder"
+    );
     let secret = server.fails(
         "record_learning",
         json!({"claim": format!("The key is AKIA{} for staging.", "Q3JH7XK2M9PLR4TZ"), "files_read": ["src/main.rs"]}),
