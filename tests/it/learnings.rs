@@ -671,3 +671,28 @@ fn a_server_sees_a_hand_edit_of_a_learning_it_has_read_before() {
     assert_eq!(claims(&mut server), Vec::<String>::new());
     server.finish();
 }
+
+#[test]
+fn the_activity_log_is_cut_to_its_newest_half_past_four_mebibytes() {
+    let project = repository();
+    let line = |number: usize| {
+        format!(
+            "{{\"at\":\"2025-12-31T00:00:00Z\",\"action\":\"edited\",\"paths\":[\"src/main.rs\"],\"summary\":\"entry {number:06} {}\"}}\n",
+            "x".repeat(100)
+        )
+    };
+    let lines: Vec<String> = (0..40_000).map(line).collect();
+    let log = lines.concat();
+    assert!(log.len() > 4 * 1024 * 1024);
+    project.write(".ai-rulez/local/activity.jsonl", &log);
+    let mut server = memory_server(&project);
+    server.ok(
+        "log_activity",
+        json!({"action": "edited", "paths": ["src/main.rs"], "summary": "The newest."}),
+    );
+    server.finish();
+    let kept = project.read(".ai-rulez/local/activity.jsonl");
+    let newest = "{\"at\":\"2026-01-01T00:00:00Z\",\"action\":\"edited\",\"paths\":[\"src/main.rs\"],\"summary\":\"The newest.\"}\n";
+    // 40,001 lines: the newest 20,001 are kept, whole lines only.
+    assert_eq!(kept, format!("{}{newest}", lines[20_000..].concat()));
+}
