@@ -57,6 +57,10 @@ pub enum Command {
     /// Team memory: list, show, add, edit, delete (restorable) and restore the memories kept
     /// for folders in .ai-rulez/memories/.
     Memory(MemoryArgs),
+    /// List learnings (claims agents read from the code) as current or stale against the files.
+    Learnings(LearningsArgs),
+    /// Show what agents logged doing on this machine, newest first.
+    Activity(ActivityArgs),
 }
 
 /// `memory` arguments.
@@ -142,6 +146,32 @@ pub enum MemoryCommand {
         /// Memory id.
         id: String,
     },
+}
+
+/// `learnings` arguments.
+#[derive(Debug, Args)]
+pub struct LearningsArgs {
+    /// Only learnings read from files at or below this file or folder.
+    pub path: Option<PathBuf>,
+    /// List only stale learnings (a source file changed or vanished).
+    #[arg(long)]
+    pub stale: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// `activity` arguments.
+#[derive(Debug, Args)]
+pub struct ActivityArgs {
+    /// Only entries touching this file or folder (or below it).
+    pub path: Option<PathBuf>,
+    /// Most entries to show (1-200).
+    #[arg(long, default_value_t = 20)]
+    pub limit: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// `learn` subcommands: each prints candidates and saves nothing.

@@ -1,5 +1,6 @@
 //! The few git facts generation needs, read with gix (no `git` subprocess): whether a path is
-//! ignored, so a resolved secret is never written to a file git would commit.
+//! ignored, so a resolved secret is never written to a file git would commit; the blob id of a
+//! working-tree file, so a learning knows whether the files it was read from changed.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -89,4 +90,48 @@ pub(crate) fn is_tracked(project_root: &Path, relative: &str) -> Result<bool> {
         .entries()
         .iter()
         .any(|entry| entry.path(&index) == wanted.as_str()))
+}
+
+/// The git blob id (SHA-1, 40 lowercase hex digits) of a working-tree file's `bytes`, as git
+/// would store the file with its usual line-end conversion (`core.autocrlf` or `text=auto`):
+/// a file that looks like text (no NUL byte, no carriage return outside a CRLF pair) is hashed
+/// with CRLF turned into LF, any other file byte for byte. So a checkout with CRLF line ends
+/// gives the id of the LF blob, the one `git hash-object` reports under `core.autocrlf`; custom
+/// clean filters of `.gitattributes` (such as Git LFS) are not run. `None` only for bytes gix
+/// recognises as a SHA-1 collision attack, which have no trustworthy id.
+#[must_use]
+pub(crate) fn worktree_blob_id(bytes: &[u8]) -> Option<String> {
+    let normalised = if looks_like_text(bytes) {
+        crate::hash::lf_line_ends(bytes)
+    } else {
+        std::borrow::Cow::Borrowed(bytes)
+    };
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &normalised)
+        .ok()
+        .map(|id| id.to_string())
+}
+
+/// Git's test for converting line ends of a file whose attributes say `auto`: text has no NUL
+/// byte and no carriage return that is not followed by a line feed.
+fn looks_like_text(bytes: &[u8]) -> bool {
+    !bytes
+        .iter()
+        .enumerate()
+        .any(|(index, byte)| *byte == 0 || (*byte == b'\r' && bytes.get(index + 1) != Some(&b'\n')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blob_ids_are_gits_and_ignore_crlf_in_text_only() {
+        // `printf 'hello\n' | git hash-object --stdin`
+        let hello = "ce013625030ba8dba906f756967f9e9ca394464a";
+        assert_eq!(worktree_blob_id(b"hello\n").as_deref(), Some(hello));
+        assert_eq!(worktree_blob_id(b"hello\r\n").as_deref(), Some(hello));
+        // A NUL byte or a lone carriage return makes it binary: hashed byte for byte.
+        assert_ne!(worktree_blob_id(b"a\r\nb\0"), worktree_blob_id(b"a\nb\0"));
+        assert_ne!(worktree_blob_id(b"a\r\nb\r"), worktree_blob_id(b"a\nb\r"));
+    }
 }

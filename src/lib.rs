@@ -97,6 +97,8 @@ pub fn run() -> ExitCode {
             commands::learn::conventions(&global, args)
         }
         Command::Memory(args) => commands::memory::run(&global, args),
+        Command::Learnings(args) => commands::learnings::run(&global, args),
+        Command::Activity(args) => commands::activity::run(&global, args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -127,6 +129,8 @@ fn wants_json(command: &Command) -> bool {
         Command::Learn(cli::LearnCommand::Reviews(args)) => args.format == Format::Json,
         Command::Learn(cli::LearnCommand::Conventions(args)) => args.format == Format::Json,
         Command::Memory(args) => args.format == Format::Json,
+        Command::Learnings(args) => args.format == Format::Json,
+        Command::Activity(args) => args.format == Format::Json,
         Command::Validate(args) | Command::Scan(args) => {
             matches!(args.format, LintFormat::Json | LintFormat::Sarif)
         }

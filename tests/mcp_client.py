@@ -69,6 +69,14 @@ MEMORY_TOOLS = [
     "get_tree",
     "resolve",
     "read_items",
+    "record_learning",
+    "review_learnings",
+    "retire_learning",
+    "request_refresh",
+    "list_refresh_requests",
+    "resolve_refresh",
+    "log_activity",
+    "recent_activity",
 ]
 MEMORY_PATH = ".ai-rulez/memories/src/db/migrations.md"
 
@@ -220,6 +228,7 @@ async def run(binary, root):
 
             await learning_loop(session, binary, root)
             await memory_loop(session, root)
+            await learnings(session, root)
 
 
 async def learning_loop(session, binary, root):
@@ -362,6 +371,39 @@ async def memory_loop(session, root):
             }
         ],
     )
+
+
+async def learnings(session, root):
+    """record_learning -> served by get_context -> stale after an edit, not served any more."""
+    # memory_loop enabled the memory toolset; enabling it again adds nothing.
+    result = await session.call_tool("enable_toolset", {"toolset": "memory"})
+    check("enable_toolset memory again: not an error", result.is_error, False)
+    check("enable_toolset memory again: nothing added", result.structured_content["added"], [])
+    source = os.path.join(root, "src", "db", "pool.rs")
+    os.makedirs(os.path.dirname(source), exist_ok=True)
+    with open(source, "w", encoding="utf-8") as handle:
+        handle.write("pub fn pool() -> Pool {\n    Pool::new(8)\n}\n")
+    claim = "The pool holds eight connections."
+    result = await session.call_tool("record_learning", {"claim": claim, "files_read": ["src/db/pool.rs"]})
+    check("record_learning: not an error", result.is_error, False)
+    learning_id = result.structured_content["id"]
+    check("record_learning: id from the claim", learning_id, "the-pool-holds-eight-connections")
+    result = await session.call_tool("get_context", {"path": "src/db/pool.rs"})
+    check(
+        "get_context: the fresh learning is served, labelled",
+        [(item["id"], item["label"]) for item in result.structured_content.get("learnings", [])],
+        [(learning_id, "verify before relying on it")],
+    )
+    with open(source, "a", encoding="utf-8") as handle:
+        handle.write("// sixteen now\n")
+    result = await session.call_tool("review_learnings", {})
+    check(
+        "review_learnings: stale after the source changed",
+        [(item["id"], item["status"]) for item in result.structured_content["learnings"]],
+        [(learning_id, "stale")],
+    )
+    result = await session.call_tool("get_context", {"path": "src/db/pool.rs"})
+    check("get_context: the stale learning is not served", result.structured_content.get("learnings", []), [])
 
 
 def main():

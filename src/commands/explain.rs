@@ -28,7 +28,8 @@ pub(crate) fn run(global: &Global, args: &ExplainArgs) -> anyhow::Result<u8> {
         );
     };
     let catalog = crate::retrieval::Catalog::new(std::sync::Arc::new(project), Vec::new());
-    let reply = crate::retrieval::get_context(&catalog, &relative, args.task.as_deref());
+    let mut reply = crate::retrieval::get_context(&catalog, &relative, args.task.as_deref());
+    reply.learnings = crate::memory::learnings::fresh_for_path(&catalog.project, &relative);
     if is_json(args.format) {
         print_json(&serde_json::to_value(&reply)?);
     } else {

@@ -1,6 +1,7 @@
 //! One module per command: each turns typed arguments into a resolved configuration and calls
 //! the library.
 
+pub(crate) mod activity;
 pub(crate) mod clean;
 pub(crate) mod completions;
 pub(crate) mod explain;
@@ -8,6 +9,7 @@ pub(crate) mod generate;
 pub(crate) mod hook;
 pub(crate) mod init;
 pub(crate) mod learn;
+pub(crate) mod learnings;
 pub(crate) mod lint;
 pub(crate) mod lock;
 pub(crate) mod mcp;
@@ -85,4 +87,30 @@ pub(crate) fn print_json(value: &serde_json::Value) {
 #[must_use]
 pub(crate) fn is_json(format: Format) -> bool {
     format == Format::Json
+}
+
+/// `path` as typed (relative to where the command runs, as in a shell, or absolute) made
+/// relative to the project root.
+///
+/// Errors: the path is not UTF-8, or lies outside the project.
+pub(crate) fn project_path(
+    global: &Global,
+    project: &crate::project::Project,
+    path: &std::path::Path,
+) -> anyhow::Result<String> {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        fs_err::canonicalize(&global.start)?.join(path)
+    };
+    let absolute = camino::Utf8PathBuf::from_path_buf(absolute)
+        .map_err(|path| anyhow::anyhow!("`{}` is not a UTF-8 path", path.display()))?;
+    crate::retrieval::project_relative(&project.root, absolute.as_str()).ok_or_else(|| {
+        anyhow::anyhow!(
+            "`{}` is outside project `{}` ({})",
+            path.display(),
+            project.config.name,
+            project.root.display()
+        )
+    })
 }

@@ -116,6 +116,18 @@ fn list_text(list: &ReviewList) -> String {
             list.unused.join(", ")
         ));
     }
+    if !list.refresh_requests.is_empty() {
+        text.push_str(&format!(
+            "{} open refresh request(s) (resolve with the MCP tool resolve_refresh, or set `status: applied` or `status: rejected` in the file):\n",
+            list.refresh_requests.len()
+        ));
+        text.push_str(&crate::memory::refresh::requests_text(
+            &list.refresh_requests,
+        ));
+    }
+    for problem in &list.refresh_problems {
+        text.push_str(&format!("Refresh request not read: {problem}\n"));
+    }
     if list.rejected > 0 {
         text.push_str(&format!(
             "{} rejected rule(s) are kept and never served.\n",

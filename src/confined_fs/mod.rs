@@ -209,6 +209,50 @@ impl ProjectDir {
         Ok(Some(entries))
     }
 
+    /// Lists the folder at `relative` as [`ProjectDir::list`] does, with the facts of each
+    /// entry (size, modification time), read relative to the one open folder; `None` when it
+    /// is absent. For callers that keep parsed files and re-read only the changed ones.
+    ///
+    /// Errors: [`Error::Refused`] when the folder is or passes through a symlink; other I/O.
+    pub fn list_with_info(&self, relative: &str) -> Result<Option<Vec<(Entry, Info)>>> {
+        check_relative(relative)?;
+        let folder = match resolve::open_folder(self.handle.as_fd(), relative) {
+            Ok(folder) => folder,
+            Err(errno) => return absent_or(relative, "listing", errno),
+        };
+        let mut entries = Vec::new();
+        let reader = rustix::fs::Dir::read_from(&folder)
+            .map_err(|errno| io_error(relative, "listing", errno))?;
+        for entry in reader {
+            let entry = entry.map_err(|errno| io_error(relative, "listing", errno))?;
+            let raw = entry.file_name().to_bytes();
+            if raw == b"." || raw == b".." {
+                continue;
+            }
+            // An entry removed between the listing and its stat is left out.
+            let Ok(stat) =
+                rustix::fs::statat(&folder, entry.file_name(), AtFlags::SYMLINK_NOFOLLOW)
+            else {
+                continue;
+            };
+            let (name, exact_name) = match std::str::from_utf8(raw) {
+                Ok(name) => (name.to_owned(), true),
+                Err(_) => (String::from_utf8_lossy(raw).into_owned(), false),
+            };
+            let info = info_of(&stat);
+            entries.push((
+                Entry {
+                    name,
+                    exact_name,
+                    kind: info.kind,
+                },
+                info,
+            ));
+        }
+        entries.sort_by(|left, right| left.0.name.cmp(&right.0.name));
+        Ok(Some(entries))
+    }
+
     /// Writes `bytes` to `relative` atomically (temporary file, then rename), creating missing
     /// folders; an existing file is replaced.
     ///
@@ -263,6 +307,36 @@ impl ProjectDir {
             rustix::fs::unlinkat(&parent, temporary.as_str(), AtFlags::empty()).ok();
         }
         installed
+    }
+
+    /// Appends `line` (which should end in `\n`) to the file at `relative` with one `write` in
+    /// append mode, creating the file (mode `0o644`) and its folders when missing. For a log of
+    /// short lines: writers that each append one line never interleave inside a line on a local
+    /// file system, and a crash can leave at most a cut last line, which readers skip.
+    ///
+    /// Errors: [`Error::Refused`] for a symlink on the way or at the path, or anything but a
+    /// regular file there; other I/O.
+    pub fn append_line(&self, relative: &str, line: &[u8]) -> Result<()> {
+        let (folder, _) = split_checked(relative)?;
+        self.create_folders(folder)?;
+        let file = resolve::open_beneath(
+            self.handle.as_fd(),
+            relative,
+            OFlags::WRONLY | OFlags::APPEND | OFlags::CREATE | OFlags::NONBLOCK,
+            Mode::from_bits_truncate(0o644),
+        )
+        .map_err(|errno| refusal_or_io(relative, "appending to", errno))?;
+        let stat =
+            rustix::fs::fstat(&file).map_err(|errno| io_error(relative, "appending to", errno))?;
+        if info_of(&stat).kind != EntryKind::File {
+            return Err(Error::refused(
+                relative,
+                "is not a regular file (a pipe or a device); move it away",
+            ));
+        }
+        std::fs::File::from(file)
+            .write_all(line)
+            .map_err(|error| wrap_io(relative, "appending to", &error))
     }
 
     /// Creates the folders of `relative` (an empty string is the root) and returns a handle on

@@ -58,6 +58,11 @@ pub(crate) struct ReviewList {
     pub pairs: Vec<SuspectedPair>,
     /// Active rules not sent by `get_rules` in 90 days.
     pub unused: Vec<String>,
+    /// Open requests to refresh an item ([`crate::memory::refresh`]), sorted by id.
+    pub refresh_requests: Vec<crate::memory::refresh::RefreshRequest>,
+    /// Refresh request files that could not be read, each naming the file and the fix.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refresh_problems: Vec<String>,
 }
 
 /// Lists what a person reviews in `project` (consumed: its catalog is built here).
@@ -79,11 +84,16 @@ pub(crate) fn review_list(project: Project) -> ReviewList {
         .iter()
         .filter(|item| item.kind == Kind::Rule && item.status == Status::Rejected)
         .count();
+    let (refresh_requests, refresh_problems) =
+        crate::memory::refresh::list_requests(project, false)
+            .unwrap_or_else(|error| (Vec::new(), vec![error.to_string()]));
     ReviewList {
         pending,
         rejected,
         pairs: matching::suspected_pairs(&project.tree.items, &[Status::Active, Status::Pending]),
         unused: usage::unused_rules(project),
+        refresh_requests,
+        refresh_problems,
     }
 }
 

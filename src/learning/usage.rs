@@ -43,6 +43,7 @@ struct UsageFile {
 pub(crate) fn is_bookkeeping_file(name: &str) -> bool {
     name == "usage.json"
         || name == "ledger.json"
+        || name == "activity.jsonl"
         || (name.starts_with(".ai-rulez-")
             && std::path::Path::new(name)
                 .extension()

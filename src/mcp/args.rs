@@ -409,3 +409,148 @@ pub(crate) struct DiscoverConventionsArgs {
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
 }
+
+// The memory toolset: learnings, the refresh queue and the activity log.
+
+/// `record_learning` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RecordLearningArgs {
+    /// What you learned from the files, in a sentence or two (a fact about this code, not a rule).
+    pub(crate) claim: String,
+    /// The files the claim rests on (project-relative or absolute; at most 50). Their git blob ids are recorded now.
+    pub(crate) files_read: Vec<String>,
+    /// Id of a learning this one replaces; it is retired.
+    pub(crate) replaces: Option<String>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// `review_learnings` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReviewLearningsArgs {
+    /// Only learnings read from files at or below this file or folder; default: all.
+    pub(crate) path: Option<String>,
+    /// Most learnings listed, stale ones first (1-5000, default 100); counts cover all.
+    pub(crate) limit: Option<u32>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// `retire_learning` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RetireLearningArgs {
+    /// The learning's id.
+    pub(crate) id: String,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// Why an item needs a refresh.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum RefreshReasonArg {
+    // Variants carry no doc comments, so the schema stays one string `enum`.
+    Stale,
+    Contradictory,
+    Duplicate,
+    TooNarrow,
+    Unclear,
+}
+
+impl RefreshReasonArg {
+    /// The reason as request files write it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Self::Stale => "stale",
+            Self::Contradictory => "contradictory",
+            Self::Duplicate => "duplicate",
+            Self::TooNarrow => "too_narrow",
+            Self::Unclear => "unclear",
+        }
+    }
+}
+
+/// `request_refresh` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RequestRefreshArgs {
+    /// Id of the learning, rule, other item or memory to refresh.
+    pub(crate) item_id: String,
+    /// Why it needs a refresh.
+    pub(crate) reason: RefreshReasonArg,
+    /// What you noticed, for whoever resolves the request.
+    pub(crate) note: String,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// `list_refresh_requests` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListRefreshRequestsArgs {
+    /// Also list resolved requests (default: open ones only).
+    pub(crate) all: Option<bool>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// How a refresh request was resolved.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum RefreshOutcomeArg {
+    // Variants carry no doc comments, so the schema stays one string `enum`.
+    Applied,
+    Rejected,
+}
+
+/// `resolve_refresh` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResolveRefreshArgs {
+    /// The request's id.
+    pub(crate) id: String,
+    /// Applied (the item was refreshed) or rejected (it stays as it is).
+    pub(crate) outcome: RefreshOutcomeArg,
+    /// One line saying what was done or why not.
+    pub(crate) note: Option<String>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// Refresh requests as listed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub(crate) struct RefreshRequestList {
+    /// Requests, sorted by id.
+    pub(crate) requests: Vec<crate::memory::refresh::RefreshRequest>,
+    /// Request files that could not be read.
+    pub(crate) problems: Vec<String>,
+}
+
+/// `log_activity` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LogActivityArgs {
+    /// One word: edited, reviewed, refactored, investigated, ...
+    pub(crate) action: String,
+    /// Files or folders it touched (project-relative or absolute; at most 50).
+    pub(crate) paths: Vec<String>,
+    /// One line saying what and why.
+    pub(crate) summary: String,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// `recent_activity` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RecentActivityArgs {
+    /// Only entries touching this file or folder (or below it); default: all.
+    pub(crate) path: Option<String>,
+    /// Most entries (1-200, default 20), newest first.
+    pub(crate) limit: Option<u32>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}

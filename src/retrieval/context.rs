@@ -37,6 +37,10 @@ pub struct ContextReply {
     pub cut: Vec<String>,
     /// Files that could not be loaded; they are left out.
     pub problems: Vec<String>,
+    /// Learnings read from files at or below the path that are unchanged since (each to verify
+    /// before relying on it); filled by the MCP tool, see [`crate::memory::learnings`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) learnings: Vec<crate::memory::learnings::ServedLearning>,
 }
 
 /// How much of each team memory `get_context` shows.
@@ -148,6 +152,7 @@ pub fn get_context_with(
         entries,
         cut,
         problems: catalog.problems.clone(),
+        learnings: Vec::new(),
     }
 }
 
@@ -285,9 +290,10 @@ fn instruction_files(dir: &ProjectDir, path: &str) -> Vec<ContextEntry> {
 /// Renders a context reply as text (the same for the model and for `explain`).
 #[must_use]
 pub(crate) fn context_text(reply: &ContextReply) -> String {
+    let learnings = crate::memory::learnings::served_text(&reply.learnings);
     if reply.entries.is_empty() {
         return format!(
-            "Nothing in `{}` applies to `{}`.\n{}",
+            "Nothing in `{}` applies to `{}`.\n{}{learnings}",
             reply.project,
             reply.path,
             problems_text(&reply.problems)
@@ -316,5 +322,6 @@ pub(crate) fn context_text(reply: &ContextReply) -> String {
         ));
     }
     text.push_str(&problems_text(&reply.problems));
+    text.push_str(&learnings);
     text
 }

@@ -15,6 +15,7 @@ mod learn;
 mod learn_reviews;
 mod learn_reviews_limits;
 mod learn_reviews_mcp;
+mod learnings;
 mod lint;
 mod lock;
 mod mcp;

@@ -296,7 +296,10 @@ fn read_only_lists_no_writing_tool_and_refuses_writes() {
             "read_memory",
             "get_tree",
             "resolve",
-            "read_items"
+            "read_items",
+            "review_learnings",
+            "list_refresh_requests",
+            "recent_activity"
         ]
     );
     for tool in &tools {

@@ -31,10 +31,14 @@ impl Loader<'_> {
         if root_layer {
             read.extend(["domains", "local", "memories"]);
         }
+        // Team memory kept beside the items (see `crate::memory`): read by its own tools, not
+        // by the loader, so not offered as a folder name to use.
+        let memory = ["learnings", "refresh-requests"];
         for entry in entries {
             if entry.kind != EntryKind::Folder
                 || entry.name.starts_with('.')
                 || read.contains(&entry.name.as_str())
+                || (root_layer && memory.contains(&entry.name.as_str()))
             {
                 continue;
             }

@@ -2,12 +2,14 @@
 //! returning its [`ToolSpec`] with the handler inline. Adding a tool means one such function in
 //! its toolset's module, listed in that module's `tools()` (plus its library function and
 //! tests); adding a toolset means one module here, one line in [`all`], and one variant and row
-//! in [`super::registry`].
+//! in [`super::registry`]. The `memory` toolset is the one split in two modules: memories and
+//! navigation in `memory`, learnings, refresh requests and activity in `learnings`.
 
 mod admin;
 mod author;
 mod core;
 mod learn;
+mod learnings;
 mod memory;
 mod read;
 
@@ -22,5 +24,6 @@ pub(crate) fn all() -> Vec<ToolSpec> {
     tools.extend(admin::tools());
     tools.extend(learn::tools());
     tools.extend(memory::tools());
+    tools.extend(learnings::tools());
     tools
 }

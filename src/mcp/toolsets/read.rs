@@ -88,7 +88,7 @@ fn get_context() -> ToolSpec {
     ToolSpec {
         name: "get_context".into(),
         title: "Everything that applies to a path".into(),
-        description: "Lists what applies to one file or folder, nearest scope first, each with why: rules, context, the team's memories of the folder and its parents (first line and id; verbose for full text), skills, and instruction files the repository already has (AGENTS.md, CLAUDE.md, .cursor/rules, .claude/rules).".into(),
+        description: "Lists what applies to one file or folder, nearest scope first, each with why: rules, context, the team's memories of the folder and its parents (first line and id; verbose for full text), skills, and instruction files the repository already has (AGENTS.md, CLAUDE.md, .cursor/rules, .claude/rules); then learnings read from files there that are unchanged since (verify before relying on them).".into(),
         hints: Hints::READ,
         toolset: Toolset::Read,
         pairing: Pairing::Command("explain"),
@@ -108,8 +108,9 @@ fn get_context() -> ToolSpec {
                 } else {
                     retrieval::MemoryText::Preview
                 };
-                let reply =
+                let mut reply =
                     retrieval::get_context_with(catalog, &relative, args.task.as_deref(), memory_text);
+                reply.learnings = crate::memory::learnings::fresh_for_path(project, &relative);
                 Ok(Answer::text(retrieval::context_text(&reply), reply))
             })
         }),
