@@ -228,7 +228,8 @@ pub mod testing {
     /// The MCP retrieval tools.
     pub mod retrieval {
         pub use crate::retrieval::{
-            Catalog, RulesRequest, Session, get_context, get_rules, search_rules,
+            CandidateFeatures, Catalog, RulesRequest, Session, candidate_features, get_context,
+            get_rules, search_rules,
         };
     }
 

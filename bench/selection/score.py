@@ -2,7 +2,7 @@
 """Scores what `get_rules` sends against the labelled cases of bench/selection/cases/.
 
 For each project under bench/selection/projects/ that has a cases file, the scorer starts the real
-binary's MCP server (`ai-rulez mcp`) in the project folder and calls `get_rules` once per case with
+binary's MCP server (`ai-rulez mcp`) in the project folder and calls `get_rules` once per case (`--read-only`, so no usage counts are written into the projects) with
 the case's paths and task (`refresh: true`, so no case hides what an earlier one sent). An item counts
 as delivered when its full text is in the reply: a rule in `rules`, a context file in `context`, a
 skill in `skills` with its body. Per case:
@@ -58,7 +58,7 @@ def skill_file(root, name):
 
 class Server:
     def __init__(self, binary, root):
-        self.process = subprocess.Popen([binary, "mcp"], cwd=root, stdin=subprocess.PIPE,
+        self.process = subprocess.Popen([binary, "mcp", "--read-only"], cwd=root, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.next_id = 1
         self.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
