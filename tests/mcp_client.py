@@ -136,7 +136,7 @@ async def run(binary, root):
                 "get_rules: other covering rules named",
                 data["others"],
                 [
-                    {"kind": "rule", "id": "rust", "title": "Rust errors", "summary": ""},
+                    {"kind": "rule", "id": "rust", "title": "Rust errors", "summary": "Rust errors"},
                     {"kind": "rule", "id": "style", "title": "Code style", "summary": ""},
                 ],
             )

@@ -41,7 +41,7 @@ SCORE_HALF = 4.0
 HEAD_HALF = 2.0
 
 FEATURES = ["scope", "priority", "scoped_priority", "relative", "score", "head", "coverage",
-            "path", "trigger", "skill", "context", "log_tokens"]
+            "path", "trigger", "skill", "context", "log_tokens", "score_rank", "path_rank"]
 
 
 def vector(candidate):
@@ -58,6 +58,8 @@ def vector(candidate):
         1.0 if candidate["kind"] == "skill" else 0.0,
         1.0 if candidate["kind"] == "context" else 0.0,
         math.log(candidate["tokens"] / 100),
+        candidate["score_rank"],
+        candidate["path_rank"],
     ]
 
 

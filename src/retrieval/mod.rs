@@ -1,6 +1,7 @@
-//! Choosing what a change needs: the rules for some paths and a task (`get_rules`), rules by topic
-//! (`search_rules`), and everything that applies to one file or folder (`get_context`, and the
-//! CLI `explain`). Applicability comes from the one selector in [`crate::scope`]; ranking from
+//! Choosing what a change needs: the rules, context files and skills for some paths and a task
+//! (`get_rules`), rules by topic (`search_rules`), and everything that applies to one file or
+//! folder (`get_context`, and the CLI `explain`). Applicability comes from the one selector in
+//! [`crate::scope`]; `get_rules` ranks with [`select`] and [`relevance`], the others with
 //! [`crate::search`].
 
 mod context;
@@ -188,8 +189,8 @@ pub struct RulesRequest {
 }
 
 /// A loaded project with everything the reading tools need, built once per load so that a call
-/// only matches and ranks: the default view's items, the active rules with their glob matchers,
-/// and the search index over those rules. Files that failed to load are kept as `problems` and
+/// only matches and ranks: the default view's items, the active rules, context files and skills
+/// with their glob matchers, and the search indexes over them. Files that failed to load are kept as `problems` and
 /// named in every reply, while the rest of the project is served.
 #[derive(Debug)]
 pub struct Catalog {

@@ -27,31 +27,35 @@ struct Weights {
     skill: f64,
     context: f64,
     log_tokens: f64,
+    score_rank: f64,
+    path_rank: f64,
 }
 
 const WEIGHTS: Weights = Weights {
-    scope: 2.266,
-    priority: 1.600,
-    scoped_priority: 1.543,
-    relative: 2.506,
-    score: 1.528,
-    head: 1.053,
-    coverage: 3.133,
-    path: 3.360,
-    trigger: 1.255,
-    skill: -1.340,
-    context: -1.430,
-    log_tokens: -0.802,
+    scope: 2.238,
+    priority: 1.802,
+    scoped_priority: 1.555,
+    relative: 1.579,
+    score: 1.489,
+    head: 0.852,
+    coverage: 2.523,
+    path: 2.045,
+    trigger: 1.349,
+    skill: -1.546,
+    context: -1.826,
+    log_tokens: -0.798,
+    score_rank: 1.704,
+    path_rank: 2.410,
 };
-const BIAS: f64 = -4.321;
+const BIAS: f64 = -4.370;
 /// Half-saturation points that squash unbounded BM25 scores into 0..1 (`x / (x + half)`).
 const SCORE_HALF: f64 = 4.0;
 const HEAD_HALF: f64 = 2.0;
 /// A rule or context file is sent when its strength reaches this; chosen by `tune.py` as the
 /// highest recall on the tuning projects within 23 % of the eligible tokens.
-const THRESHOLD: f64 = 0.9;
+const THRESHOLD: f64 = 0.7;
 /// A skill (a whole procedure, often long) is sent when its strength reaches this.
-const SKILL_THRESHOLD: f64 = 0.9;
+const SKILL_THRESHOLD: f64 = 1.4;
 /// Items left out whose strength is within this of the threshold are listed with a summary
 /// line; the others by kind and id only, to keep the reply small.
 pub(crate) const NEAR_MISS: f64 = 2.0;
@@ -94,6 +98,10 @@ pub struct CandidateFeatures {
     pub path: f64,
     /// Whether every word of one of its triggers is in the task.
     pub trigger: bool,
+    /// 1 / its place among the candidates by `score` (0 when `score` is 0).
+    pub score_rank: f64,
+    /// 1 / its place among the candidates by `path` (0 when `path` is 0).
+    pub path_rank: f64,
     /// Estimated tokens of its full text as a reply carries it (body, title and framing).
     pub tokens: usize,
     /// Estimated tokens of its body alone.
@@ -220,12 +228,12 @@ pub(crate) fn features(
         .filter(|(entry, _)| !is_pinned(catalog.entry(entry.number)))
         .map(|(_, found)| found.score)
         .fold(0.0, f64::max);
-    eligible
+    let mut all: Vec<CandidateFeatures> = eligible
         .iter()
         .zip(matches)
         .map(|(entry, found)| {
             let item = catalog.entry(entry.number);
-            let mut features = CandidateFeatures {
+            CandidateFeatures {
                 kind: item.kind.noun().to_owned(),
                 id: item.id.clone(),
                 always: is_pinned(item),
@@ -241,16 +249,52 @@ pub(crate) fn features(
                     .score((&path_known, path_words), entry.number)
                     .score,
                 trigger: found.trigger,
+                score_rank: 0.0,
+                path_rank: 0.0,
                 tokens: item_tokens(item),
                 body_tokens: estimate_tokens(item.body.trim()),
                 listed_tokens: estimate_tokens(&super::left_out_line(item)),
                 chosen: false,
-            };
-            features.chosen =
-                features.always || features.exact || strength(&features) >= threshold(item.kind);
-            features
+            }
         })
-        .collect()
+        .collect();
+    rank_among_candidates(
+        &mut all,
+        |features| features.score,
+        |features, rank| {
+            features.score_rank = rank;
+        },
+    );
+    rank_among_candidates(
+        &mut all,
+        |features| features.path,
+        |features, rank| {
+            features.path_rank = rank;
+        },
+    );
+    for (features, entry) in all.iter_mut().zip(eligible) {
+        let kind = catalog.entry(entry.number).kind;
+        features.chosen =
+            features.always || features.exact || strength(features) >= threshold(kind);
+    }
+    all
+}
+
+/// Sets each candidate's place among those not pinned, by `value` (best first, ties in
+/// candidate order), as 1 / place; 0 for a pinned candidate or a value of 0.
+fn rank_among_candidates(
+    all: &mut [CandidateFeatures],
+    value: impl Fn(&CandidateFeatures) -> f64,
+    set: impl Fn(&mut CandidateFeatures, f64),
+) {
+    let mut order: Vec<usize> = (0..all.len()).filter(|index| !all[*index].always).collect();
+    order.sort_by(|left, right| value(&all[*right]).total_cmp(&value(&all[*left])));
+    for (place, index) in order.into_iter().enumerate() {
+        if value(&all[index]) > 0.0 {
+            let place = f64::from(u32::try_from(place + 1).unwrap_or(u32::MAX));
+            set(&mut all[index], 1.0 / place);
+        }
+    }
 }
 
 /// How strongly the evidence says the item matters: a log-odds (see [`WEIGHTS`]).
@@ -270,6 +314,8 @@ pub(crate) fn strength(features: &CandidateFeatures) -> f64 {
         + WEIGHTS.skill * flag(features.kind == "skill")
         + WEIGHTS.context * flag(features.kind == "context")
         + WEIGHTS.log_tokens * (tokens / 100.0).ln()
+        + WEIGHTS.score_rank * features.score_rank
+        + WEIGHTS.path_rank * features.path_rank
 }
 
 /// The strength at which an item of `kind` is sent.

@@ -674,7 +674,7 @@ fn get_rules_sends_always_and_relevant_rules_and_names_the_others() {
             "context": [],
             "skills": [],
             "others": [
-                {"kind": "rule", "id": "rust", "title": "Rust errors", "summary": ""},
+                {"kind": "rule", "id": "rust", "title": "Rust errors", "summary": "Rust errors"},
                 {"kind": "rule", "id": "style", "title": "Code style", "summary": ""}
             ],
             "others_more": 0,
