@@ -4,7 +4,8 @@
 Writes the project into a temporary folder, starts `ai-rulez mcp --read-only` once, loads the
 project with a first call (timed apart), then makes CALLS calls with varied paths and tasks
 (`refresh: true`, so every call does the full work) and prints p50, p99 and the maximum in
-milliseconds, measured from writing the request to reading the answer.
+milliseconds, measured from writing the request to reading the answer, and the server's CPU time
+per call (which a busy machine inflates less than the wall-clock latencies).
 
 Usage: cargo build --profile dist && python3 bench/selection/speed.py target/dist/ai-rulez [CALLS]
 """
@@ -59,6 +60,16 @@ def project(root):
               f"---\nname: s{number:03}\ndescription: {sentence(12)}\n---\n{sentence(200)}\n")
 
 
+def cpu_seconds(pid):
+    """User plus system CPU time of process `pid` in seconds (Linux /proc), or 0 elsewhere."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     calls = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
@@ -86,6 +97,7 @@ def main():
         load = (time.perf_counter() - began) * 1000
         assert not first["result"].get("isError"), first
         latencies = []
+        cpu_before = cpu_seconds(process.pid)
         for number in range(calls):
             paths = [random.choice([f"services/s{random.randrange(400):03}/src/lib.rs",
                                     f"apps/a{random.randrange(300):03}/src/App.tsx",
@@ -96,13 +108,15 @@ def main():
             answer = call(10 + number, "tools/call", {"name": "get_rules", "arguments": arguments})
             latencies.append((time.perf_counter() - began) * 1000)
             assert not answer["result"].get("isError"), answer
+        cpu = cpu_seconds(process.pid) - cpu_before
         process.stdin.close()
         process.wait()
     latencies.sort()
     p50 = statistics.median(latencies)
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
     print(f"5,000 items: first call (loads the project) {load:.1f} ms; "
-          f"{calls} calls: p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {latencies[-1]:.2f} ms")
+          f"{calls} calls: p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {latencies[-1]:.2f} ms; "
+          f"server CPU time {cpu * 1000 / calls:.2f} ms per call (load average {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":

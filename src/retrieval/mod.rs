@@ -38,6 +38,9 @@ const TASK_CHARS: usize = 500;
 /// Default reply budget in estimated tokens: clients such as Claude Code reject tool results over
 /// 25,000 tokens, so replies stay well below that unless the caller asks for less.
 pub(crate) const DEFAULT_MAX_TOKENS: usize = 20_000;
+/// At most this many items left out are named (near misses first); the rest are counted. A
+/// longer list costs the reader more than it helps: narrower paths or `search_rules` find them.
+const MAX_OTHERS_NAMED: usize = 40;
 /// At most this many cut rules are named; the rest are counted, so a project with thousands of
 /// matching rules cannot blow the reply past the client's size cap through the list alone.
 const MAX_CUT_NAMED: usize = 100;

@@ -7,9 +7,9 @@ use std::collections::HashSet;
 use super::relevance::Query;
 use super::select::{self, Eligible};
 use super::{
-    Catalog, DEFAULT_MAX_TOKENS, Item, Kind, LeftOut, MAX_CUT_NAMED, RuleRef, RulesReply,
-    RulesRequest, SentRule, Session, TASK_CHARS, is_folder, problems_text, project_relative,
-    sent_rule, summary,
+    Catalog, DEFAULT_MAX_TOKENS, Item, Kind, LeftOut, MAX_CUT_NAMED, MAX_OTHERS_NAMED, RuleRef,
+    RulesReply, RulesRequest, SentRule, Session, TASK_CHARS, is_folder, problems_text,
+    project_relative, sent_rule, summary,
 };
 
 /// The request's paths made project-relative, each with whether it names a folder (it ends in
@@ -195,6 +195,10 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
     // Near misses first, so the list names the likeliest ones when it is cut.
     left_out.sort_by_key(|(entry, near)| (!*near, entry.number));
     for (entry, near) in &left_out {
+        if reply.others.len() == MAX_OTHERS_NAMED || others_chars > others_budget {
+            reply.others_more += 1;
+            continue;
+        }
         let item = catalog.entry(entry.number);
         let other = LeftOut {
             kind: item.kind.noun().to_owned(),

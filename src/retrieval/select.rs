@@ -253,7 +253,8 @@ pub(crate) fn features(
                 path_rank: 0.0,
                 tokens: item_tokens(item),
                 body_tokens: estimate_tokens(item.body.trim()),
-                listed_tokens: estimate_tokens(&super::left_out_line(item)),
+                // Only the tuner needs this; `candidate_features` fills it in.
+                listed_tokens: 0,
                 chosen: false,
             }
         })
@@ -381,7 +382,12 @@ pub fn candidate_features(catalog: &Catalog, request: &RulesRequest) -> Vec<Cand
     let paths = super::rules::resolve_paths(catalog, &request.paths).0;
     let eligible = eligible(catalog, &paths, request.paths.is_empty());
     let query = Query::of(&super::rules::task_text(request));
-    features(catalog, &eligible, &query, &path_query(&paths))
+    let mut all = features(catalog, &eligible, &query, &path_query(&paths));
+    for (features, entry) in all.iter_mut().zip(&eligible) {
+        features.listed_tokens =
+            estimate_tokens(&super::left_out_line(catalog.entry(entry.number)));
+    }
+    all
 }
 
 #[cfg(test)]
