@@ -235,8 +235,8 @@ pub mod testing {
     /// The MCP retrieval tools.
     pub mod retrieval {
         pub use crate::retrieval::{
-            Catalog, MemoryText, RulesRequest, Session, get_context, get_context_with, get_rules,
-            search_rules,
+            CandidateFeatures, Catalog, MemoryText, RulesRequest, Session, candidate_features,
+            get_context, get_context_with, get_rules, search_rules,
         };
     }
 

@@ -154,7 +154,7 @@ async def run(binary, root):
                         "title": "Database access",
                         "priority": "medium",
                         "scope": "src/db/**",
-                        "reason": "relevant to the task",
+                        "reason": "its scope matches; task words in its triggers: migration",
                         "body": "Use the query builder for every migration.",
                     }
                 ],
@@ -162,7 +162,10 @@ async def run(binary, root):
             check(
                 "get_rules: other covering rules named",
                 data["others"],
-                [{"id": "rust", "title": "Rust errors"}, {"id": "style", "title": "Code style"}],
+                [
+                    {"kind": "rule", "id": "rust", "title": "Rust errors", "summary": "Rust errors"},
+                    {"kind": "rule", "id": "style", "title": "Code style", "summary": ""},
+                ],
             )
             check("get_rules: text carries the rule", "Use the query builder" in result.content[0].text, True)
 

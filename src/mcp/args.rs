@@ -17,7 +17,7 @@ pub(crate) struct GetRulesArgs {
     pub(crate) paths: Vec<String>,
     /// One sentence about the change, such as "add pagination to the orders endpoint" (first 500 characters used). Without it every applicable rule is sent.
     pub(crate) task: Option<String>,
-    /// Rule ids from a previous reply's list that you want in full.
+    /// Ids from a previous reply's list that you want in full (`kind:id`, such as `skill:release`, when a rule shares the id).
     pub(crate) include: Option<Vec<String>>,
     /// Send rules again even if already sent in this session (after your context was reset).
     pub(crate) refresh: Option<bool>,

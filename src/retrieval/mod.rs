@@ -1,10 +1,13 @@
-//! Choosing what a change needs: the rules for some paths and a task (`get_rules`), rules by topic
-//! (`search_rules`), and everything that applies to one file or folder (`get_context`, and the
-//! CLI `explain`). Applicability comes from the one selector in [`crate::scope`]; ranking from
+//! Choosing what a change needs: the rules, context files and skills for some paths and a task
+//! (`get_rules`), rules by topic (`search_rules`), and everything that applies to one file or
+//! folder (`get_context`, and the CLI `explain`). Applicability comes from the one selector in
+//! [`crate::scope`]; `get_rules` ranks with [`select`] and [`relevance`], the others with
 //! [`crate::search`].
 
 mod context;
+mod relevance;
 mod rules;
+mod select;
 #[cfg(test)]
 mod tests;
 mod topic;
@@ -13,6 +16,7 @@ pub(crate) use context::{ContextReply, context_text};
 pub use context::{MemoryText, get_context, get_context_with};
 pub use rules::get_rules;
 pub(crate) use rules::rules_text;
+pub use select::{CandidateFeatures, candidate_features};
 pub use topic::search_rules;
 pub(crate) use topic::{SearchReply, search_text};
 
@@ -24,7 +28,7 @@ use std::sync::{Arc, OnceLock};
 use globset::{Candidate, GlobSet};
 use serde::Serialize;
 
-use crate::content::{Activation, Item, Kind, Priority};
+use crate::content::{Activation, Item, Kind};
 use crate::hash::{Provenance, banner_provenance};
 use crate::project::Project;
 use crate::search::Index;
@@ -34,13 +38,40 @@ const TASK_CHARS: usize = 500;
 /// Default reply budget in estimated tokens: clients such as Claude Code reject tool results over
 /// 25,000 tokens, so replies stay well below that unless the caller asks for less.
 pub(crate) const DEFAULT_MAX_TOKENS: usize = 20_000;
-/// A ranked rule is sent in full when its score is at least this share of the best score.
-const RELEVANCE_SHARE: f64 = 0.5;
-/// At most this many ranked (not always-on) rules are sent in full.
-const MAX_RANKED: usize = 8;
+/// At most this many items left out are named (near misses first); the rest are counted. A
+/// longer list costs the reader more than it helps: narrower paths or `search_rules` find them.
+const MAX_OTHERS_NAMED: usize = 40;
 /// At most this many cut rules are named; the rest are counted, so a project with thousands of
 /// matching rules cannot blow the reply past the client's size cap through the list alone.
 const MAX_CUT_NAMED: usize = 100;
+
+/// One line about `item` for a list of items left out: its description, else its title when it
+/// has one of its own, else the first sentence of its body that is not a heading; cut to 80
+/// characters.
+fn summary(item: &Item) -> String {
+    let own_title = (item.title != item.id).then(|| item.title.clone());
+    let text = item.description.clone().or(own_title).unwrap_or_else(|| {
+        item.body
+            .lines()
+            .map(str::trim)
+            .find(|line| !line.is_empty() && !line.starts_with('#') && !line.starts_with("---"))
+            .unwrap_or_default()
+            .to_owned()
+    });
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let sentence = text.find(". ").map_or(text.as_str(), |end| &text[..=end]);
+    if sentence.chars().count() <= 80 {
+        return sentence.to_owned();
+    }
+    let mut cut: String = sentence.chars().take(79).collect();
+    cut.push('…');
+    cut
+}
+
+/// The line naming `item` in a reply's list of items left out.
+pub(crate) fn left_out_line(item: &Item) -> String {
+    format!("- {} {}: {}\n", item.kind.noun(), item.id, summary(item))
+}
 
 /// Estimated tokens of a text (4 bytes per token, rounded up).
 #[must_use]
@@ -97,6 +128,20 @@ pub struct SentRule {
     pub body: String,
 }
 
+/// An item that applies to the paths but was not sent, with what it is about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct LeftOut {
+    /// `rule`, `context` or `skill`.
+    pub kind: String,
+    /// Item id (pass it in `include` to get the item in full).
+    pub id: String,
+    /// Title, or a skill's name.
+    pub title: String,
+    /// One line: the description, else the title, else the first sentence of the text (at most
+    /// 80 characters); empty for items far from being chosen, which are named only.
+    pub summary: String,
+}
+
 /// The reply of `get_rules`.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RulesReply {
@@ -104,19 +149,24 @@ pub struct RulesReply {
     pub project: String,
     /// Rules sent in full, in order.
     pub rules: Vec<SentRule>,
-    /// Other rules covering the paths, not chosen for the task (ask for them with `include`).
-    pub others: Vec<RuleRef>,
-    /// How many more such rules exist than `others` names (left out to keep the reply small).
+    /// Context files sent in full, in order.
+    pub context: Vec<SentRule>,
+    /// Skills sent in full (their SKILL.md body), in order.
+    pub skills: Vec<SentRule>,
+    /// Other rules, context files and skills covering the paths, not chosen for the task (ask
+    /// for them with `include`).
+    pub others: Vec<LeftOut>,
+    /// How many more such items exist than `others` names (left out to keep the reply small).
     pub others_more: usize,
-    /// How many chosen rules were not repeated because this session already has them.
+    /// How many chosen items were not repeated because this session already has them.
     pub already_sent: usize,
     /// Paths left out because they are outside the project.
     pub outside_paths: Vec<String>,
-    /// Rules cut to stay within `max_tokens` (at most 100 named).
+    /// Items cut to stay within `max_tokens` (at most 100 named).
     pub cut: Vec<RuleRef>,
-    /// How many more rules were cut than `cut` names.
+    /// How many more items were cut than `cut` names.
     pub cut_more: usize,
-    /// Ids in `include` that name no rule.
+    /// Ids in `include` that name no rule, context file or skill.
     pub unknown_ids: Vec<String>,
     /// Whether a task was given (without one, every applicable rule is sent).
     pub had_task: bool,
@@ -132,7 +182,8 @@ pub struct RulesRequest {
     pub paths: Vec<String>,
     /// One sentence about the change.
     pub task: Option<String>,
-    /// Rule ids wanted in full whatever the ranking.
+    /// Ids (or `kind:id`, such as `skill:release`) of rules, context files or skills wanted in
+    /// full whatever the ranking.
     pub include: Vec<String>,
     /// Send rules again even if this session already has them.
     pub refresh: bool,
@@ -141,8 +192,8 @@ pub struct RulesRequest {
 }
 
 /// A loaded project with everything the reading tools need, built once per load so that a call
-/// only matches and ranks: the default view's items, the active rules with their glob matchers,
-/// and the search index over those rules. Files that failed to load are kept as `problems` and
+/// only matches and ranks: the default view's items, the active rules, context files and skills
+/// with their glob matchers, and the search indexes over them. Files that failed to load are kept as `problems` and
 /// named in every reply, while the rest of the project is served.
 #[derive(Debug)]
 pub struct Catalog {
@@ -152,24 +203,31 @@ pub struct Catalog {
     view: Vec<usize>,
     /// Positions in `project.tree.items` of the active rules, in priority order.
     rules: Vec<usize>,
-    /// One entry per entry of `rules`: `None` for a global rule, else the position in
-    /// `glob_sets` of the rule's glob list.
+    /// Positions in `project.tree.items` of everything `get_rules` can send: the active rules
+    /// (the same as `rules`, so a rule's number is the same in both), then the context files,
+    /// then the skills of the default view.
+    knowledge: Vec<usize>,
+    /// One entry per entry of `knowledge`: `None` for a global item, else the position in
+    /// `glob_sets` of the item's glob list.
     matchers: Vec<Option<usize>>,
-    /// Each distinct glob list of the scoped rules: the number (in `rules`) of a rule holding it,
+    /// Each distinct glob list of the scoped items: the number (in `knowledge`) of an item holding it,
     /// and its matcher, compiled on first use. Compiling is most of the cost of a catalog, and a
     /// call tests only the few rules filed under its paths' folders, so a project of 100,000
     /// rules compiles the handful a call needs instead of all of them. A list that does not
     /// compile gets an empty matcher and so applies nowhere, as with [`crate::scope::matcher`].
     glob_sets: Vec<(usize, OnceLock<GlobSet>)>,
-    /// Scoped rules by the literal folder prefix of their globs (`src/db/` for `src/db/**`; the
+    /// Scoped items (numbers in `knowledge`) by the literal folder prefix of their globs (`src/db/` for `src/db/**`; the
     /// empty string when a glob has none, such as `**/*.rs`). A file can only match a glob whose prefix is one
     /// of its ancestor folders, so a call tests a few matchers instead of every rule's.
     by_prefix: HashMap<String, Vec<usize>>,
-    /// Rule numbers (in `rules`) by rule id, built on first use (`include` in `get_rules`); the
-    /// view holds one rule per id.
-    rule_by_id: OnceLock<HashMap<String, usize>>,
-    /// BM25 index over `rules` (positions are indexes into `rules`).
+    /// Item numbers (in `knowledge`) by kind and id, built on first use (`include` in
+    /// `get_rules`); the view holds one item per kind and id.
+    entry_by_id: OnceLock<HashMap<(Kind, String), usize>>,
+    /// BM25 index over `rules` (positions are indexes into `rules`), for `search_rules` and the
+    /// learning loop's look-ups.
     index: Index,
+    /// BM25F index over `knowledge` (positions are indexes into `knowledge`), for `get_rules`.
+    relevance: relevance::RelevanceIndex,
     /// Load errors (`file:line: message`): those files are left out of every reply.
     pub problems: Vec<String>,
 }
@@ -206,11 +264,24 @@ impl Catalog {
             .copied()
             .filter(|position| project.tree.items[*position].kind == Kind::Rule)
             .collect();
+        let knowledge: Vec<usize> = {
+            let items = &project.tree.items;
+            let mut knowledge = rules.clone();
+            for kind in [Kind::Context, Kind::Skill] {
+                knowledge.extend(
+                    view.iter()
+                        .copied()
+                        .filter(|position| items[*position].kind == kind)
+                        .filter(|position| items[*position].is_active()),
+                );
+            }
+            knowledge
+        };
         let mut glob_sets: Vec<(usize, OnceLock<GlobSet>)> = Vec::new();
-        let mut matchers: Vec<Option<usize>> = Vec::with_capacity(rules.len());
+        let mut matchers: Vec<Option<usize>> = Vec::with_capacity(knowledge.len());
         {
             let mut set_by_globs: HashMap<&[String], usize> = HashMap::new();
-            for (number, position) in rules.iter().enumerate() {
+            for (number, position) in knowledge.iter().enumerate() {
                 let globs = project.tree.items[*position].globs.as_slice();
                 if globs.is_empty() {
                     matchers.push(None);
@@ -224,7 +295,7 @@ impl Catalog {
             }
         }
         let mut by_prefix: HashMap<String, Vec<usize>> = HashMap::new();
-        for (number, position) in rules.iter().enumerate() {
+        for (number, position) in knowledge.iter().enumerate() {
             let mut prefixes: Vec<String> = project.tree.items[*position]
                 .globs
                 .iter()
@@ -243,14 +314,23 @@ impl Catalog {
                 .collect();
             Index::build(&items)
         };
+        let relevance = {
+            let items: Vec<&Item> = knowledge
+                .iter()
+                .map(|position| &project.tree.items[*position])
+                .collect();
+            relevance::RelevanceIndex::build(&items)
+        };
         Self {
             project,
             view,
             rules,
+            knowledge,
+            relevance,
             matchers,
             glob_sets,
             by_prefix,
-            rule_by_id: OnceLock::new(),
+            entry_by_id: OnceLock::new(),
             index,
             problems,
         }
@@ -283,31 +363,37 @@ impl Catalog {
         &self.project.tree.items[self.rules[number]]
     }
 
-    /// The number (in `rules`) of the active rule with id `id`.
-    fn rule_number(&self, id: &str) -> Option<usize> {
-        self.rule_by_id
+    /// The item numbered `number` in `knowledge` (a rule when below `rules.len()`).
+    fn entry(&self, number: usize) -> &Item {
+        &self.project.tree.items[self.knowledge[number]]
+    }
+
+    /// The number (in `knowledge`) of the item of `kind` with id `id`.
+    fn entry_number(&self, kind: Kind, id: &str) -> Option<usize> {
+        self.entry_by_id
             .get_or_init(|| {
-                let mut by_id = HashMap::with_capacity(self.rules.len());
-                for number in 0..self.rules.len() {
+                let mut by_id = HashMap::with_capacity(self.knowledge.len());
+                for number in 0..self.knowledge.len() {
+                    let item = self.entry(number);
                     // The first in priority order wins, as a scan would find it.
-                    by_id.entry(self.rule(number).id.clone()).or_insert(number);
+                    by_id.entry((item.kind, item.id.clone())).or_insert(number);
                 }
                 by_id
             })
-            .get(id)
+            .get(&(kind, id.to_owned()))
             .copied()
     }
 
-    /// Whether rule `number` applies everywhere (it has no globs).
+    /// Whether item `number` (in `knowledge`) applies everywhere (it has no globs).
     fn is_global(&self, number: usize) -> bool {
         self.matchers[number].is_none()
     }
 
-    /// The matcher of rule `number`'s globs (`None` for a global rule), compiled on first use.
+    /// The matcher of item `number`'s globs (`None` for a global item), compiled on first use.
     fn matcher(&self, number: usize) -> Option<&GlobSet> {
         let (holder, compiled) = &self.glob_sets[self.matchers[number]?];
         Some(compiled.get_or_init(|| {
-            crate::scope::matcher(&self.rule(*holder).globs).unwrap_or_else(GlobSet::empty)
+            crate::scope::matcher(&self.entry(*holder).globs).unwrap_or_else(GlobSet::empty)
         }))
     }
 
@@ -327,7 +413,7 @@ impl Catalog {
             .map(|position| &self.project.tree.items[*position])
     }
 
-    /// Rule numbers whose globs may match the file `path`: those filed under one of its ancestor
+    /// Item numbers (in `knowledge`) whose globs may match the file `path`: those filed under one of its ancestor
     /// folders, and those without a literal prefix.
     fn candidates_for_file(&self, path: &str) -> Vec<usize> {
         std::iter::once("")
@@ -442,12 +528,14 @@ fn scope_text(item: &Item) -> String {
     }
 }
 
-/// Whether a rule is sent whatever the task: `always: true`, an explicit `activation: always`,
-/// or `priority: critical`.
+/// Whether an item is sent whatever the task: `always: true` or an explicit `activation:
+/// always`. A `priority: critical` item is not: its priority is strong evidence, weighed with
+/// the rest (before, critical rules were always sent, and on the labelled set of
+/// `bench/selection/` that alone cost a sixth of the eligible tokens for rules most changes did
+/// not need).
 #[must_use]
-pub(crate) fn is_always(item: &Item) -> bool {
+pub(crate) fn is_pinned(item: &Item) -> bool {
     item.always
-        || item.priority == Priority::Critical
         || (item.activation == Activation::Always && item.frontmatter.contains_key("activation"))
 }
 

@@ -1,207 +1,238 @@
-//! `get_rules`: the rules a change to some paths needs, ranked against its task, within a
-//! token budget, without repeating what the session already has.
+//! `get_rules`: the rules, context files and skills a change to some paths needs, ranked as one
+//! candidate set against its task, within one token budget, without repeating what the session
+//! already has.
 
 use std::collections::HashSet;
 
+use super::relevance::Query;
+use super::select::{self, Eligible};
 use super::{
-    Candidate, Catalog, DEFAULT_MAX_TOKENS, Item, MAX_CUT_NAMED, MAX_RANKED, RELEVANCE_SHARE,
-    RuleRef, RulesReply, RulesRequest, Session, TASK_CHARS, applies_with, estimate_tokens,
-    is_always, is_folder, problems_text, project_relative, sent_rule,
+    Catalog, DEFAULT_MAX_TOKENS, Item, Kind, LeftOut, MAX_CUT_NAMED, MAX_OTHERS_NAMED, RuleRef,
+    RulesReply, RulesRequest, SentRule, Session, TASK_CHARS, is_folder, problems_text,
+    project_relative, sent_rule, summary,
 };
 
-/// `get_rules`: the rules a change to `request.paths` needs.
-#[must_use]
-pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesRequest) -> RulesReply {
+/// The request's paths made project-relative, each with whether it names a folder (it ends in
+/// `/` or is a folder on disk), and the paths outside the project.
+pub(crate) fn resolve_paths(
+    catalog: &Catalog,
+    requested: &[String],
+) -> (Vec<(String, bool)>, Vec<String>) {
     let project = &catalog.project;
     let mut outside = Vec::new();
     let mut paths = Vec::new();
-    for path in &request.paths {
+    for path in requested {
         match project_relative(&project.root, path) {
             Some(relative) => {
-                let folder = is_folder(&project.dir, &relative);
+                // Normalising drops a trailing `/`, which is how a caller names a folder that
+                // does not exist yet.
+                let folder = path.ends_with('/') || is_folder(&project.dir, &relative);
                 paths.push((relative, folder));
             }
             None => outside.push(path.clone()),
         }
     }
-    let candidates: Vec<(Candidate<'_>, &str, bool)> = paths
-        .iter()
-        .map(|(path, folder)| (Candidate::new(path.as_str()), path.as_str(), *folder))
-        .collect();
-    // Only an empty `paths` means "the whole project": when every given path is outside the
-    // project, nothing applies (before, the outside paths were dropped and every rule was sent).
-    let mut applicable = vec![request.paths.is_empty(); catalog.rules.len()];
-    if !candidates.is_empty() {
-        for (number, applies) in applicable.iter_mut().enumerate() {
-            if catalog.is_global(number) {
-                *applies = true;
-            }
-        }
-    }
-    for (candidate, path, folder) in &candidates {
-        // A folder may be covered by globs inside it, which the prefix table cannot find, so
-        // folders test every scoped rule; files test only the rules filed under their folders.
-        let numbers: Vec<usize> = if *folder {
-            (0..catalog.rules.len()).collect()
-        } else {
-            catalog.candidates_for_file(path)
-        };
-        for number in numbers {
-            if applicable[number] {
-                continue;
-            }
-            if let Some(matcher) = catalog.matcher(number) {
-                applicable[number] =
-                    applies_with(catalog.rule(number), matcher, candidate, path, *folder).is_some();
-            }
-        }
-    }
-    let eligible: Vec<usize> = (0..catalog.rules.len())
-        .filter(|number| applicable[*number])
-        .collect();
-    let task: String = request
+    (paths, outside)
+}
+
+/// The first 500 characters of the request's task (empty without one).
+pub(crate) fn task_text(request: &RulesRequest) -> String {
+    request
         .task
         .as_deref()
         .unwrap_or_default()
         .chars()
         .take(TASK_CHARS)
-        .collect();
+        .collect()
+}
+
+/// The session key of an item: a rule's id (shared with `search_rules`), or `kind:id`.
+fn session_key(item: &Item) -> String {
+    if item.kind == Kind::Rule {
+        item.id.clone()
+    } else {
+        format!("{}:{}", item.kind.noun(), item.id)
+    }
+}
+
+/// The item an `include` entry names: `kind:id`, or a bare id (a rule first, then a context
+/// file, then a skill).
+fn included_number(catalog: &Catalog, wanted: &str) -> Option<usize> {
+    if let Some((noun, id)) = wanted.split_once(':') {
+        let kind = [Kind::Rule, Kind::Context, Kind::Skill]
+            .into_iter()
+            .find(|kind| kind.noun() == noun);
+        if let Some(kind) = kind {
+            return catalog.entry_number(kind, id);
+        }
+    }
+    [Kind::Rule, Kind::Context, Kind::Skill]
+        .into_iter()
+        .find_map(|kind| catalog.entry_number(kind, wanted))
+}
+
+/// `get_rules`: what a change to `request.paths` needs.
+#[must_use]
+pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesRequest) -> RulesReply {
+    let project = &catalog.project;
+    let (paths, outside) = resolve_paths(catalog, &request.paths);
+    // Only an empty `paths` means "the whole project": when every given path is outside the
+    // project, nothing applies.
+    let eligible = select::eligible(catalog, &paths, request.paths.is_empty());
+    let task = task_text(request);
     let had_task = !task.trim().is_empty();
-    let mut chosen: Vec<(&Item, &str)> = Vec::new();
-    let mut others: Vec<RuleRef> = Vec::new();
+    // (number in `knowledge`, reason), in the order they are sent.
+    let mut chosen: Vec<(usize, String)> = Vec::new();
+    // Items left out, each with whether it came close enough to be listed with a summary.
+    let mut left_out: Vec<(&Eligible, bool)> = Vec::new();
     if had_task {
-        chosen.extend(
-            eligible
-                .iter()
-                .map(|number| catalog.rule(*number))
-                .filter(|item| is_always(item))
-                .map(|item| (item, "always sent for these files")),
-        );
-        // The index covers every active rule; the ranking is narrowed to the eligible ones that
-        // are not sent anyway, so a call only ranks and never rebuilds the index.
-        let pool: HashSet<usize> = eligible
-            .iter()
-            .copied()
-            .filter(|number| !is_always(catalog.rule(*number)))
-            .collect();
-        let mut pool_order: Vec<usize> = pool.iter().copied().collect();
-        pool_order.sort_unstable();
-        let ranking = catalog.index.rank_among(&task, pool_order);
-        let best = ranking.first().map_or(0.0, |(_, score)| *score);
-        let mut picked = HashSet::new();
-        for (number, score) in ranking.iter().take(MAX_RANKED) {
-            if *score >= best * RELEVANCE_SHARE {
-                chosen.push((catalog.rule(*number), "relevant to the task"));
-                picked.insert(*number);
+        let query = Query::of(&task);
+        let features = select::features(catalog, &eligible, &query, &select::path_query(&paths));
+        let mut ranked: Vec<(f64, &Eligible, &select::CandidateFeatures)> = Vec::new();
+        for (entry, found) in eligible.iter().zip(&features) {
+            let strength = select::strength(found);
+            if found.always {
+                chosen.push((entry.number, "always sent for these files".to_owned()));
+            } else if found.exact {
+                chosen.push((
+                    entry.number,
+                    format!("written for this file: {}", entry.why),
+                ));
+            } else if found.chosen {
+                ranked.push((strength, entry, found));
+            } else {
+                let bar = select::threshold(catalog.entry(entry.number).kind);
+                left_out.push((entry, strength >= bar - select::NEAR_MISS));
             }
         }
-        for number in &eligible {
-            if pool.contains(number) && !picked.contains(number) {
-                let item = catalog.rule(*number);
-                others.push(RuleRef {
-                    id: item.id.clone(),
-                    title: item.title.clone(),
-                });
-            }
+        ranked.sort_by(|left, right| {
+            right
+                .0
+                .total_cmp(&left.0)
+                .then(left.1.number.cmp(&right.1.number))
+        });
+        for (_, entry, found) in ranked {
+            chosen.push((entry.number, select::reason(catalog, entry, found, &query)));
         }
     } else {
-        chosen.extend(
-            eligible
-                .iter()
-                .map(|number| (catalog.rule(*number), "covers these files (no task given)")),
-        );
+        for entry in &eligible {
+            if entry.number < catalog.rules.len() {
+                chosen.push((
+                    entry.number,
+                    "covers these files (no task given)".to_owned(),
+                ));
+            } else {
+                left_out.push((entry, true));
+            }
+        }
     }
     let mut unknown_ids = Vec::new();
-    let mut chosen_ids: HashSet<&str> = chosen.iter().map(|(item, _)| item.id.as_str()).collect();
-    let mut included: HashSet<&str> = HashSet::new();
-    for id in &request.include {
-        if chosen_ids.contains(id.as_str()) {
-            continue;
-        }
-        match catalog.rule_number(id) {
+    let mut chosen_numbers: HashSet<usize> = chosen.iter().map(|(number, _)| *number).collect();
+    let mut asked_for: HashSet<usize> = HashSet::new();
+    for wanted in &request.include {
+        match included_number(catalog, wanted) {
             Some(number) => {
-                let item = catalog.rule(number);
-                chosen.push((item, "asked for with include"));
-                chosen_ids.insert(&item.id);
-                included.insert(&item.id);
+                asked_for.insert(number);
+                if chosen_numbers.insert(number) {
+                    chosen.push((number, "asked for with include".to_owned()));
+                }
             }
-            None => unknown_ids.push(id.clone()),
+            None => unknown_ids.push(wanted.clone()),
         }
     }
-    if !included.is_empty() {
-        others.retain(|other| !included.contains(other.id.as_str()));
-    }
-    let asked_for: HashSet<&str> = request.include.iter().map(String::as_str).collect();
+    left_out.retain(|(entry, _)| !chosen_numbers.contains(&entry.number));
     let mut already_sent = 0;
-    let mut sent = Vec::new();
-    for (item, reason) in chosen {
-        let key = (project.root.clone(), item.id.clone());
-        if !request.refresh && session.sent.contains(&key) && !asked_for.contains(item.id.as_str())
-        {
-            already_sent += 1;
-            continue;
-        }
-        sent.push(sent_rule(item, reason));
-    }
     let budget = request.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).max(100);
     let mut used = 0;
     let mut cut = Vec::new();
     let mut cut_more = 0;
-    sent.retain(|rule| {
-        let cost = estimate_tokens(&rule.body) + estimate_tokens(&rule.title) + 20;
+    let mut reply = RulesReply {
+        project: project.config.name.clone(),
+        rules: Vec::new(),
+        context: Vec::new(),
+        skills: Vec::new(),
+        others: Vec::new(),
+        others_more: 0,
+        already_sent: 0,
+        outside_paths: outside,
+        cut: Vec::new(),
+        cut_more: 0,
+        unknown_ids,
+        had_task,
+        problems: catalog.problems.clone(),
+    };
+    for (number, reason) in chosen {
+        let item = catalog.entry(number);
+        let key = (project.root.clone(), session_key(item));
+        if !request.refresh && session.sent.contains(&key) && !asked_for.contains(&number) {
+            already_sent += 1;
+            continue;
+        }
+        let cost = select::item_tokens(item);
         if used + cost > budget {
             if cut.len() < MAX_CUT_NAMED {
                 cut.push(RuleRef {
-                    id: rule.id.clone(),
-                    title: rule.title.clone(),
+                    id: item.id.clone(),
+                    title: item.title.clone(),
                 });
             } else {
                 cut_more += 1;
             }
-            return false;
+            continue;
         }
         used += cost;
-        true
-    });
-    for rule in &sent {
-        session.sent.insert((project.root.clone(), rule.id.clone()));
+        session.sent.insert(key);
+        let sent: SentRule = sent_rule(item, &reason);
+        match item.kind {
+            Kind::Context => reply.context.push(sent),
+            Kind::Skill => reply.skills.push(sent),
+            _ => reply.rules.push(sent),
+        }
     }
+    // The list of items left out shares what is left of the budget (4 bytes a token).
     let others_budget = budget.saturating_sub(used) * 4;
     let mut others_chars = 0;
-    let others_total = others.len();
-    others.retain(|other| {
-        others_chars += other.id.len() + other.title.len() + 4;
-        others_chars <= others_budget
-    });
-    RulesReply {
-        project: project.config.name.clone(),
-        rules: sent,
-        others_more: others_total - others.len(),
-        others,
-        already_sent,
-        outside_paths: outside,
-        cut,
-        cut_more,
-        unknown_ids,
-        had_task,
-        problems: catalog.problems.clone(),
+    // Near misses first, so the list names the likeliest ones when it is cut.
+    left_out.sort_by_key(|(entry, near)| (!*near, entry.number));
+    for (entry, near) in &left_out {
+        if reply.others.len() == MAX_OTHERS_NAMED || others_chars > others_budget {
+            reply.others_more += 1;
+            continue;
+        }
+        let item = catalog.entry(entry.number);
+        let other = LeftOut {
+            kind: item.kind.noun().to_owned(),
+            id: item.id.clone(),
+            title: item.title.clone(),
+            summary: if *near { summary(item) } else { String::new() },
+        };
+        others_chars += other.id.len() + other.title.len() + other.summary.len() + 12;
+        if others_chars > others_budget {
+            reply.others_more += 1;
+        } else {
+            reply.others.push(other);
+        }
     }
+    reply.already_sent = already_sent;
+    reply.cut = cut;
+    reply.cut_more = cut_more;
+    reply
 }
 
 /// Renders a `get_rules` reply as text for the model.
 #[must_use]
 pub(crate) fn rules_text(reply: &RulesReply) -> String {
     let mut text = String::new();
-    if reply.rules.is_empty() {
+    let sent = reply.rules.len() + reply.context.len() + reply.skills.len();
+    if sent == 0 {
         text.push_str(&format!(
             "No rules to send for these files in `{}`.\n",
             reply.project
         ));
     } else {
         text.push_str(&format!(
-            "Rules for `{}` ({} sent; follow them for this change):\n",
+            "Rules for `{}` ({sent} sent; follow them for this change):\n",
             reply.project,
-            reply.rules.len()
         ));
     }
     if !reply.had_task {
@@ -213,18 +244,37 @@ pub(crate) fn rules_text(reply: &RulesReply) -> String {
             rule.title, rule.id, rule.priority, rule.scope, rule.reason, rule.body
         ));
     }
+    for (noun, items) in [("Context", &reply.context), ("Skill", &reply.skills)] {
+        for item in items {
+            text.push_str(&format!(
+                "\n## {noun}: {} (`{}`, {}; {})\n\n{}\n",
+                item.title, item.id, item.scope, item.reason, item.body
+            ));
+        }
+    }
     if !reply.others.is_empty() {
         text.push_str(&format!(
-            "\n{} other rule(s) cover these files but were not chosen for your task. If one matters, call get_rules again with its id in `include`, or use search_rules:\n",
+            "\n{} other item(s) cover these files but were not chosen for your task. If one matters, call get_rules again with its id in `include` (`kind:id` when a rule and a context file or skill share it):\n",
             reply.others.len()
         ));
+        let mut bare = Vec::new();
         for other in &reply.others {
-            text.push_str(&format!("- {} {}\n", other.id, other.title));
+            if other.summary.is_empty() {
+                bare.push(format!("{} {}", other.kind, other.id));
+            } else {
+                text.push_str(&format!(
+                    "- {} {}: {}\n",
+                    other.kind, other.id, other.summary
+                ));
+            }
+        }
+        if !bare.is_empty() {
+            text.push_str(&format!("- less likely: {}\n", bare.join(", ")));
         }
     }
     if reply.others_more > 0 {
         text.push_str(&format!(
-            "{} more rule(s) cover these files but are not named here to keep the reply small; narrow the paths or use search_rules.\n",
+            "{} more item(s) cover these files but are not named here to keep the reply small; narrow the paths or use search_rules.\n",
             reply.others_more
         ));
     }

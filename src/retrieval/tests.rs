@@ -97,3 +97,24 @@ fn included_ids_are_sent_once_leave_the_others_and_unknown_ones_are_named() {
     assert_eq!(others, globals);
     assert_eq!(reply.unknown_ids, ["nope"]);
 }
+
+#[test]
+fn at_most_forty_items_left_out_are_named_and_the_rest_counted() {
+    let (_folder, catalog) = catalog();
+    let request = RulesRequest {
+        paths: vec!["services".to_owned()],
+        task: Some("zzz".to_owned()),
+        ..RulesRequest::default()
+    };
+    let reply = get_rules(&catalog, &mut Session::default(), &request);
+    // 10 global and 300 scoped rules cover the folder. The task matches none of them, but the
+    // folder's name (`services`) matches the text of the services' rules ("Service 7."), so the
+    // best of those by that evidence are sent; the rest are left out.
+    let sent: Vec<&str> = reply.rules.iter().map(|rule| rule.id.as_str()).collect();
+    assert_eq!(
+        sent,
+        ["service-000", "service-001", "service-002", "service-003"]
+    );
+    assert_eq!(reply.others.len(), 40);
+    assert_eq!(reply.others_more, 310 - 4 - 40);
+}

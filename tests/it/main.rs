@@ -23,6 +23,7 @@ mod mcp_registry;
 mod memory;
 mod review;
 mod robustness;
+mod selection;
 mod silent_mistakes;
 mod stdio_client;
 mod support;

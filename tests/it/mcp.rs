@@ -689,12 +689,15 @@ fn get_rules_sends_always_and_relevant_rules_and_names_the_others() {
                 {"id": "safety", "title": "Safety", "priority": "low", "scope": "global",
                  "reason": "always sent for these files", "body": "Never commit secrets."},
                 {"id": "database", "title": "Database access", "priority": "medium",
-                 "scope": "src/db/**", "reason": "relevant to the task",
+                 "scope": "src/db/**",
+                 "reason": "its scope matches; task words in its triggers: migration",
                  "body": "Use the query builder for every migration."}
             ],
+            "context": [],
+            "skills": [],
             "others": [
-                {"id": "rust", "title": "Rust errors"},
-                {"id": "style", "title": "Code style"}
+                {"kind": "rule", "id": "rust", "title": "Rust errors", "summary": "Rust errors"},
+                {"kind": "rule", "id": "style", "title": "Code style", "summary": ""}
             ],
             "others_more": 0,
             "already_sent": 0,
@@ -734,7 +737,7 @@ fn get_rules_sends_always_and_relevant_rules_and_names_the_others() {
     assert_eq!(included["already_sent"], 2);
     assert_eq!(
         included["others"],
-        json!([{"id": "style", "title": "Code style"}])
+        json!([{"kind": "rule", "id": "style", "title": "Code style", "summary": ""}])
     );
     assert_eq!(included["unknown_ids"], json!(["nope"]));
     server.finish();

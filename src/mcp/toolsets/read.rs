@@ -29,7 +29,7 @@ fn get_rules() -> ToolSpec {
     ToolSpec {
         name: "get_rules".into(),
         title: "Rules for a change".into(),
-        description: "Call before creating or editing files: returns the project rules these paths need for this task. Rules marked always are sent in full, the others are ranked against the task; rules already sent in this session are not repeated. Other rules that cover the paths are named by id so you can ask for them with `include`.".into(),
+        description: "Call before creating or editing files: returns the rules, context files and skills these paths need for this task. Items marked always are sent in full; the others that cover the paths are ranked together against the task and the paths, and each one sent says why. Items already sent in this session are not repeated. The ones left out are named by id so you can ask for them with `include`.".into(),
         hints: Hints::READ,
         toolset: Toolset::Read,
         pairing: Pairing::NoCommand(

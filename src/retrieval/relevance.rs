@@ -1,0 +1,461 @@
+//! How well a task's words match a rule, context file or skill: a BM25F index over each item's
+//! title (a skill's name), triggers, description and body, with identifiers split on case and
+//! `_`, English stemming (Snowball, the `rust-stemmers` crate) and adjacent word pairs indexed
+//! as terms of their own, so a phrase the task shares with an item counts more than its words
+//! apart. `get_rules` uses it to rank one candidate set of every kind.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+
+use crate::content::{Item, Kind};
+
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+/// Field weights: a word in the title says more about the item than one in its body.
+const TITLE_WEIGHT: f64 = 3.0;
+const TRIGGER_WEIGHT: f64 = 2.5;
+const DESCRIPTION_WEIGHT: f64 = 2.0;
+const BODY_WEIGHT: f64 = 1.0;
+
+/// Words too common in tasks and rules to tell items apart (lower case, before stemming).
+fn is_stopword(word: &str) -> bool {
+    matches!(
+        word,
+        "a" | "all"
+            | "an"
+            | "and"
+            | "any"
+            | "are"
+            | "as"
+            | "at"
+            | "be"
+            | "by"
+            | "can"
+            | "do"
+            | "does"
+            | "each"
+            | "for"
+            | "from"
+            | "has"
+            | "have"
+            | "how"
+            | "i"
+            | "if"
+            | "in"
+            | "into"
+            | "is"
+            | "it"
+            | "its"
+            | "me"
+            | "my"
+            | "no"
+            | "not"
+            | "of"
+            | "on"
+            | "or"
+            | "our"
+            | "so"
+            | "that"
+            | "the"
+            | "their"
+            | "them"
+            | "then"
+            | "there"
+            | "these"
+            | "this"
+            | "to"
+            | "use"
+            | "was"
+            | "we"
+            | "what"
+            | "when"
+            | "which"
+            | "will"
+            | "with"
+            | "you"
+            | "your"
+    )
+}
+
+fn stemmer() -> &'static Stemmer {
+    static STEMMER: OnceLock<Stemmer> = OnceLock::new();
+    STEMMER.get_or_init(|| Stemmer::create(Algorithm::English))
+}
+
+/// The words of one identifier-like token (`resolve_type_path`, `toLocaleString`, `HTTP2Client`):
+/// split on `_` and on a lower-case letter or digit followed by an upper-case one.
+fn identifier_parts(token: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    for piece in token.split('_').filter(|piece| !piece.is_empty()) {
+        let mut start = 0;
+        let mut previous: Option<char> = None;
+        for (index, character) in piece.char_indices() {
+            if let Some(before) = previous
+                && character.is_uppercase()
+                && (before.is_lowercase() || before.is_ascii_digit())
+            {
+                parts.push(&piece[start..index]);
+                start = index;
+            }
+            previous = Some(character);
+        }
+        parts.push(&piece[start..]);
+    }
+    parts
+}
+
+/// Calls `visit` with each term of `text` in order: the stems of its words (stopwords dropped)
+/// and, for an identifier made of several words, the whole identifier in lower case as well,
+/// with `false`; and with adjacent stems (across a dropped stopword too) joined by a space,
+/// with `true`. The third argument is the word as written, in lower case (for a pair, the second
+/// word).
+fn for_each_term(text: &str, mut visit: impl FnMut(&str, bool, &str)) {
+    let mut previous: Option<String> = None;
+    let mut joined = String::new();
+    for token in text.split(|character: char| !(character.is_alphanumeric() || character == '_')) {
+        let parts = identifier_parts(token);
+        if parts.len() > 1 {
+            let whole = token.to_lowercase();
+            visit(&whole, false, &whole);
+        }
+        for part in parts {
+            let word = part.to_lowercase();
+            if is_stopword(&word) {
+                continue;
+            }
+            let stem = stemmer().stem(&word).into_owned();
+            visit(&stem, false, &word);
+            if let Some(before) = &previous {
+                joined.clear();
+                joined.push_str(before);
+                joined.push(' ');
+                joined.push_str(&stem);
+                visit(&joined, true, &word);
+            }
+            previous = Some(stem);
+        }
+    }
+}
+
+/// The distinct terms and word pairs of a task, sorted.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Query {
+    terms: Vec<String>,
+    /// How many of `terms` are single words (not pairs).
+    words: usize,
+    /// The first word of the task each single-word term came from, in task order, for the
+    /// reasons of a reply (people read `migration`, not the stem `migrat`).
+    written: Vec<(String, String)>,
+}
+
+impl Query {
+    /// The query of `task`.
+    #[must_use]
+    pub(crate) fn of(task: &str) -> Self {
+        let mut terms = Vec::new();
+        let mut written: Vec<(String, String)> = Vec::new();
+        for_each_term(task, |term, pair, word| {
+            terms.push(term.to_owned());
+            if !pair && !written.iter().any(|(known, _)| known == term) {
+                written.push((term.to_owned(), word.to_owned()));
+            }
+        });
+        terms.sort();
+        terms.dedup();
+        let words = terms.iter().filter(|term| !term.contains(' ')).count();
+        Self {
+            terms,
+            words,
+            written,
+        }
+    }
+}
+
+/// Where in an item a matched term was found, for the reply's reasons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Field {
+    Title,
+    Triggers,
+    Description,
+    Body,
+}
+
+/// How one item matches a query.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Match {
+    /// BM25F score (0 when nothing matches).
+    pub(crate) score: f64,
+    /// The part of `score` from the title, triggers and description.
+    pub(crate) head: f64,
+    /// The share of the task's words (not pairs) the item holds, 0 to 1.
+    pub(crate) coverage: f64,
+    /// Whether every word of one of the item's triggers is in the task.
+    pub(crate) trigger: bool,
+    /// Whether a title or trigger word of the item is in the task.
+    pub(crate) named: bool,
+}
+
+/// An index over a fixed list of items; positions refer to that list.
+#[derive(Debug, Default)]
+pub(crate) struct RelevanceIndex {
+    vocabulary: HashMap<String, u32>,
+    /// Per item: (term number, weighted frequency, the part of it from the title, triggers and
+    /// description, fields holding it as a bit set), sorted by term number.
+    documents: Vec<Vec<(u32, f64, f64, u8)>>,
+    /// Per term number: whether it is a word pair.
+    pairs: Vec<bool>,
+    /// Per item: each trigger as its sorted term numbers.
+    triggers: Vec<Vec<Vec<u32>>>,
+    lengths: Vec<f64>,
+    document_frequency: Vec<u32>,
+    average_length: f64,
+}
+
+fn field_bit(field: Field) -> u8 {
+    match field {
+        Field::Title => 1,
+        Field::Triggers => 2,
+        Field::Description => 4,
+        Field::Body => 8,
+    }
+}
+
+impl RelevanceIndex {
+    /// Indexes `items`; their order defines the positions [`RelevanceIndex::score`] takes.
+    #[must_use]
+    pub(crate) fn build(items: &[&Item]) -> Self {
+        let mut index = Self::default();
+        let mut occurrences: Vec<(u32, f64, u8)> = Vec::new();
+        for item in items {
+            occurrences.clear();
+            let mut length = 0.0;
+            // A skill is known by its name more than by the heading of its body.
+            let title = if item.kind == Kind::Skill {
+                format!("{} {}", item.id.replace('-', " "), item.title)
+            } else {
+                item.title.clone()
+            };
+            let triggers = item.triggers.join(" ; ");
+            let fields = [
+                (title.as_str(), TITLE_WEIGHT, Field::Title),
+                (triggers.as_str(), TRIGGER_WEIGHT, Field::Triggers),
+                (
+                    item.description.as_deref().unwrap_or_default(),
+                    DESCRIPTION_WEIGHT,
+                    Field::Description,
+                ),
+                (item.body.as_str(), BODY_WEIGHT, Field::Body),
+            ];
+            for (text, weight, field) in fields {
+                let mut found: Vec<String> = Vec::new();
+                for_each_term(text, |term, _, _| found.push(term.to_owned()));
+                for term in found {
+                    let number = index.term_number(&term);
+                    occurrences.push((number, weight, field_bit(field)));
+                    length += weight;
+                }
+            }
+            occurrences.sort_by_key(|(number, _, _)| *number);
+            let mut frequencies: Vec<(u32, f64, f64, u8)> = Vec::new();
+            for (number, weight, bit) in occurrences.iter().copied() {
+                let head = if bit == field_bit(Field::Body) {
+                    0.0
+                } else {
+                    weight
+                };
+                match frequencies.last_mut() {
+                    Some((last, sum, head_sum, bits)) if *last == number => {
+                        *sum += weight;
+                        *head_sum += head;
+                        *bits |= bit;
+                    }
+                    _ => {
+                        frequencies.push((number, weight, head, bit));
+                        index.document_frequency[number as usize] += 1;
+                    }
+                }
+            }
+            frequencies.shrink_to_fit();
+            index.documents.push(frequencies);
+            index.lengths.push(length);
+            let triggers = item
+                .triggers
+                .iter()
+                .map(|trigger| {
+                    let mut numbers = Vec::new();
+                    for_each_term(trigger, |term, pair, _| {
+                        if !pair && let Some(number) = index.vocabulary.get(term) {
+                            numbers.push(*number);
+                        }
+                    });
+                    numbers.sort_unstable();
+                    numbers.dedup();
+                    numbers
+                })
+                .filter(|numbers| !numbers.is_empty())
+                .collect();
+            index.triggers.push(triggers);
+        }
+        let total: f64 = index.lengths.iter().sum();
+        index.average_length = if index.lengths.is_empty() {
+            1.0
+        } else {
+            total / count_as_float(index.lengths.len())
+        };
+        index
+    }
+
+    fn term_number(&mut self, term: &str) -> u32 {
+        if let Some(number) = self.vocabulary.get(term) {
+            return *number;
+        }
+        let number = u32::try_from(self.document_frequency.len()).unwrap_or(u32::MAX);
+        self.vocabulary.insert(term.to_owned(), number);
+        self.document_frequency.push(0);
+        self.pairs.push(term.contains(' '));
+        number
+    }
+
+    /// The query's terms known to the index, as term numbers (sorted), and how many words (not
+    /// pairs) the query has in all.
+    #[must_use]
+    pub(crate) fn known(&self, query: &Query) -> (Vec<u32>, usize) {
+        let mut numbers: Vec<u32> = query
+            .terms
+            .iter()
+            .filter_map(|term| self.vocabulary.get(term).copied())
+            .collect();
+        numbers.sort_unstable();
+        (numbers, query.words)
+    }
+
+    /// How the item at `position` matches the query terms `known` (from [`RelevanceIndex::known`]);
+    /// the default (no match) for an unknown position.
+    #[must_use]
+    pub(crate) fn score(&self, (known, words): (&[u32], usize), position: usize) -> Match {
+        let Some(document) = self.documents.get(position) else {
+            return Match::default();
+        };
+        let mut held_words = 0_u32;
+        let count = count_as_float(self.documents.len());
+        let normalised = 1.0 - B + B * self.lengths[position] / self.average_length.max(1.0);
+        let mut result = Match::default();
+        for term in known {
+            let Ok(found) = document.binary_search_by_key(term, |(number, _, _, _)| *number) else {
+                continue;
+            };
+            let (_, frequency, head, bits) = document[found];
+            let containing = f64::from(self.document_frequency[*term as usize]);
+            let idf = ((count - containing + 0.5) / (containing + 0.5) + 1.0).ln();
+            let part = idf * frequency * (K1 + 1.0) / (frequency + K1 * normalised);
+            result.score += part;
+            result.head += part * head / frequency;
+            if !self.pairs[*term as usize] {
+                held_words += 1;
+            }
+            if bits & (field_bit(Field::Title) | field_bit(Field::Triggers)) != 0 {
+                result.named = true;
+            }
+        }
+        if words > 0 {
+            result.coverage = f64::from(held_words) / count_as_float(words);
+        }
+        result.trigger = self.triggers[position]
+            .iter()
+            .any(|trigger| trigger.iter().all(|term| known.binary_search(term).is_ok()));
+        result
+    }
+
+    /// The task's words (as written) that the item at `position` holds, with the first field
+    /// (title, triggers, description, body) each is in, in task order; at most `limit`.
+    #[must_use]
+    pub(crate) fn matched_words(
+        &self,
+        query: &Query,
+        position: usize,
+        limit: usize,
+    ) -> Vec<(String, Field)> {
+        let Some(document) = self.documents.get(position) else {
+            return Vec::new();
+        };
+        let mut words = Vec::new();
+        for (term, written) in &query.written {
+            if words.len() == limit {
+                break;
+            }
+            let Some(number) = self.vocabulary.get(term) else {
+                continue;
+            };
+            let Ok(found) = document.binary_search_by_key(number, |(held, _, _, _)| *held) else {
+                continue;
+            };
+            let bits = document[found].3;
+            let field = [
+                Field::Title,
+                Field::Triggers,
+                Field::Description,
+                Field::Body,
+            ]
+            .into_iter()
+            .find(|field| bits & field_bit(*field) != 0)
+            .unwrap_or(Field::Body);
+            words.push((written.clone(), field));
+        }
+        words
+    }
+}
+
+/// Counts here are far below 2^32, so the conversion is exact.
+fn count_as_float(count: usize) -> f64 {
+    f64::from(u32::try_from(count).unwrap_or(u32::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(text: &str) -> Vec<String> {
+        let mut found = Vec::new();
+        for_each_term(text, |term, pair, _| {
+            if !pair {
+                found.push(term.to_owned());
+            }
+        });
+        found
+    }
+
+    #[test]
+    fn identifiers_are_split_on_case_and_underscores_and_kept_whole() {
+        assert_eq!(
+            terms("resolve_type_path toLocaleString"),
+            [
+                "resolve_type_path",
+                "resolv",
+                "type",
+                "path",
+                "tolocalestring",
+                "local",
+                "string"
+            ]
+        );
+    }
+
+    #[test]
+    fn words_are_stemmed_so_forms_of_one_word_meet() {
+        assert_eq!(
+            terms("migrations migrate migrated"),
+            ["migrat", "migrat", "migrat"]
+        );
+    }
+
+    #[test]
+    fn a_query_holds_its_word_pairs() {
+        let query = Query::of("add a feature flag");
+        assert_eq!(
+            query.terms,
+            ["add", "add featur", "featur", "featur flag", "flag"]
+        );
+    }
+}

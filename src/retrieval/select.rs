@@ -1,0 +1,405 @@
+//! The one ranked candidate set of a `get_rules` call: every rule, context file and skill that
+//! applies to the paths, with the evidence that it matters for the task (how specific its scope
+//! is, how well its fields match the task, its priority, `always`), and the decision to send it.
+//! The weights and the threshold were chosen on the labelled cases of `bench/selection/`
+//! (`bench/selection/tune.py` prints them); see that README for the numbers.
+
+use globset::Candidate;
+use serde::Serialize;
+
+use super::relevance::{Field, Query};
+use super::{Catalog, RulesRequest, applies_with, estimate_tokens, is_pinned};
+use crate::content::{Item, Kind, Priority};
+
+/// The weights of the evidence, fitted by `bench/selection/tune.py` (a class-balanced logistic
+/// regression on the tuning projects of the labelled set): the strength of a candidate is
+/// `BIAS` plus each weight times its feature, a log-odds that the item must be read.
+struct Weights {
+    scope: f64,
+    priority: f64,
+    scoped_priority: f64,
+    relative: f64,
+    score: f64,
+    head: f64,
+    coverage: f64,
+    path: f64,
+    trigger: f64,
+    skill: f64,
+    context: f64,
+    log_tokens: f64,
+    score_rank: f64,
+    path_rank: f64,
+}
+
+const WEIGHTS: Weights = Weights {
+    scope: 2.238,
+    priority: 1.802,
+    scoped_priority: 1.555,
+    relative: 1.579,
+    score: 1.489,
+    head: 0.852,
+    coverage: 2.523,
+    path: 2.045,
+    trigger: 1.349,
+    skill: -1.546,
+    context: -1.826,
+    log_tokens: -0.798,
+    score_rank: 1.704,
+    path_rank: 2.410,
+};
+const BIAS: f64 = -4.370;
+/// Half-saturation points that squash unbounded BM25 scores into 0..1 (`x / (x + half)`).
+const SCORE_HALF: f64 = 4.0;
+const HEAD_HALF: f64 = 2.0;
+/// A rule or context file is sent when its strength reaches this; chosen by `tune.py` as the
+/// highest recall on the tuning projects within 23 % of the eligible tokens.
+const THRESHOLD: f64 = 0.7;
+/// A skill (a whole procedure, often long) is sent when its strength reaches this.
+const SKILL_THRESHOLD: f64 = 1.4;
+/// Items left out whose strength is within this of the threshold are listed with a summary
+/// line; the others by kind and id only, to keep the reply small.
+pub(crate) const NEAR_MISS: f64 = 2.0;
+
+/// An item that applies to the call's paths: its number in the catalog's `knowledge`, how
+/// specific the most specific glob that matched is, and why it applies.
+#[derive(Debug, Clone)]
+pub(crate) struct Eligible {
+    pub(crate) number: usize,
+    pub(crate) scope: f64,
+    pub(crate) exact: bool,
+    pub(crate) why: String,
+}
+
+/// The evidence about one eligible item, as `bench/selection/tune.py` reads it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CandidateFeatures {
+    /// `rule`, `context` or `skill`.
+    pub kind: String,
+    /// Item id.
+    pub id: String,
+    /// Sent whatever the task (`always: true`, or an explicit `activation: always`).
+    pub always: bool,
+    /// Scope specificity, 0 (global) to 1.
+    pub scope: f64,
+    /// Whether a glob without wildcards names one of the paths: the item was written for
+    /// exactly this file, so it is sent whatever the task says.
+    pub exact: bool,
+    /// Priority as a number: critical 1, high 0.75, medium 0.5, low 0.25, minimal 0.
+    pub priority: f64,
+    /// BM25F score of the item against the task (0 without one).
+    pub score: f64,
+    /// `score` over the best score among the call's candidates that are not `always`.
+    pub relative: f64,
+    /// The part of `score` from the title, triggers and description.
+    pub head: f64,
+    /// The share of the task's words the item holds, 0 to 1.
+    pub coverage: f64,
+    /// BM25F score of the item against the words of the paths (folders, file names).
+    pub path: f64,
+    /// Whether every word of one of its triggers is in the task.
+    pub trigger: bool,
+    /// 1 / its place among the candidates by `score` (0 when `score` is 0).
+    pub score_rank: f64,
+    /// 1 / its place among the candidates by `path` (0 when `path` is 0).
+    pub path_rank: f64,
+    /// Estimated tokens of its full text as a reply carries it (body, title and framing).
+    pub tokens: usize,
+    /// Estimated tokens of its body alone.
+    pub body_tokens: usize,
+    /// Estimated tokens of its line in the list of items left out.
+    pub listed_tokens: usize,
+    /// Whether the decision sends it.
+    pub chosen: bool,
+}
+
+/// How specific one glob is, from 0 to 1: a quarter per literal folder level (at most three)
+/// and a quarter for a file-name part other than `*` or `**`; a glob without wildcards names
+/// one file and is 1.
+fn glob_specificity(glob: &str) -> f64 {
+    let pattern = glob.trim_start_matches("./").trim_start_matches('/');
+    if !pattern.contains(['*', '?', '[', '{']) {
+        return 1.0;
+    }
+    let levels = super::glob_prefix(pattern).matches('/').count().min(3);
+    let name = pattern.rsplit('/').next().unwrap_or_default();
+    let named = usize::from(name != "*" && name != "**");
+    f64::from(u32::try_from(levels + named).unwrap_or(4).min(4)) / 4.0
+}
+
+/// Priority as a number (see [`CandidateFeatures::priority`]).
+fn priority_value(priority: Priority) -> f64 {
+    match priority {
+        Priority::Critical => 1.0,
+        Priority::High => 0.75,
+        Priority::Medium => 0.5,
+        Priority::Low => 0.25,
+        Priority::Minimal => 0.0,
+    }
+}
+
+/// Everything in `catalog` that applies to the project-relative `paths` (each with whether it
+/// is a folder), in `knowledge` order; an empty `paths` means the whole project.
+pub(crate) fn eligible(catalog: &Catalog, paths: &[(String, bool)], whole: bool) -> Vec<Eligible> {
+    let count = catalog.knowledge.len();
+    let mut found: Vec<Option<(f64, bool, String)>> = vec![None; count];
+    if whole || !paths.is_empty() {
+        for (number, slot) in found.iter_mut().enumerate() {
+            if catalog.is_global(number) {
+                *slot = Some((0.0, false, "applies everywhere".to_owned()));
+            } else if whole {
+                *slot = Some((0.0, false, "covers the project".to_owned()));
+            }
+        }
+    }
+    for (path, folder) in paths {
+        let candidate = Candidate::new(path.as_str());
+        // A folder may be covered by globs inside it, which the prefix table cannot find, so
+        // folders test every scoped item; files test only the items filed under their folders.
+        let numbers: Vec<usize> = if *folder {
+            (0..count).collect()
+        } else {
+            catalog.candidates_for_file(path)
+        };
+        for number in numbers {
+            let Some(matcher) = catalog.matcher(number) else {
+                continue;
+            };
+            let item = catalog.entry(number);
+            let Some(why) = applies_with(item, matcher, &candidate, path, *folder) else {
+                continue;
+            };
+            let matching_globs = matcher.matches_candidate(&candidate);
+            let exact = !*folder
+                && matching_globs
+                    .iter()
+                    .filter_map(|index| item.globs.get(*index))
+                    .any(|glob| !glob.contains(['*', '?', '[', '{']));
+            let specificity = if matching_globs.is_empty() {
+                item.globs
+                    .iter()
+                    .map(|glob| glob_specificity(glob))
+                    .fold(0.0, f64::max)
+            } else {
+                matching_globs
+                    .iter()
+                    .filter_map(|index| item.globs.get(*index))
+                    .map(|glob| glob_specificity(glob))
+                    .fold(0.0, f64::max)
+            };
+            let slot = &mut found[number];
+            let was_exact = slot.as_ref().is_some_and(|(_, exact, _)| *exact);
+            if slot.as_ref().is_none_or(|(best, _, _)| specificity > *best) {
+                *slot = Some((specificity, exact || was_exact, why));
+            } else if exact && let Some(kept) = slot.as_mut() {
+                kept.1 = true;
+            }
+        }
+    }
+    found
+        .into_iter()
+        .enumerate()
+        .filter_map(|(number, slot)| {
+            slot.map(|(scope, exact, why)| Eligible {
+                number,
+                scope,
+                exact,
+                why,
+            })
+        })
+        .collect()
+}
+
+/// The evidence for each of `eligible` against `query` (in the same order), with the decision.
+pub(crate) fn features(
+    catalog: &Catalog,
+    eligible: &[Eligible],
+    query: &Query,
+    paths: &Query,
+) -> Vec<CandidateFeatures> {
+    let (known, words) = catalog.relevance.known(query);
+    let matches: Vec<_> = eligible
+        .iter()
+        .map(|entry| catalog.relevance.score((&known, words), entry.number))
+        .collect();
+    let (path_known, path_words) = catalog.relevance.known(paths);
+    let best = eligible
+        .iter()
+        .zip(&matches)
+        .filter(|(entry, _)| !is_pinned(catalog.entry(entry.number)))
+        .map(|(_, found)| found.score)
+        .fold(0.0, f64::max);
+    let mut all: Vec<CandidateFeatures> = eligible
+        .iter()
+        .zip(matches)
+        .map(|(entry, found)| {
+            let item = catalog.entry(entry.number);
+            CandidateFeatures {
+                kind: item.kind.noun().to_owned(),
+                id: item.id.clone(),
+                always: is_pinned(item),
+                scope: entry.scope,
+                exact: entry.exact,
+                priority: priority_value(item.priority),
+                score: found.score,
+                relative: if best > 0.0 { found.score / best } else { 0.0 },
+                head: found.head,
+                coverage: found.coverage,
+                path: catalog
+                    .relevance
+                    .score((&path_known, path_words), entry.number)
+                    .score,
+                trigger: found.trigger,
+                score_rank: 0.0,
+                path_rank: 0.0,
+                tokens: item_tokens(item),
+                body_tokens: estimate_tokens(item.body.trim()),
+                // Only the tuner needs this; `candidate_features` fills it in.
+                listed_tokens: 0,
+                chosen: false,
+            }
+        })
+        .collect();
+    rank_among_candidates(
+        &mut all,
+        |features| features.score,
+        |features, rank| {
+            features.score_rank = rank;
+        },
+    );
+    rank_among_candidates(
+        &mut all,
+        |features| features.path,
+        |features, rank| {
+            features.path_rank = rank;
+        },
+    );
+    for (features, entry) in all.iter_mut().zip(eligible) {
+        let kind = catalog.entry(entry.number).kind;
+        features.chosen =
+            features.always || features.exact || strength(features) >= threshold(kind);
+    }
+    all
+}
+
+/// Sets each candidate's place among those not pinned, by `value` (best first, ties in
+/// candidate order), as 1 / place; 0 for a pinned candidate or a value of 0.
+fn rank_among_candidates(
+    all: &mut [CandidateFeatures],
+    value: impl Fn(&CandidateFeatures) -> f64,
+    set: impl Fn(&mut CandidateFeatures, f64),
+) {
+    let mut order: Vec<usize> = (0..all.len()).filter(|index| !all[*index].always).collect();
+    order.sort_by(|left, right| value(&all[*right]).total_cmp(&value(&all[*left])));
+    for (place, index) in order.into_iter().enumerate() {
+        if value(&all[index]) > 0.0 {
+            let place = f64::from(u32::try_from(place + 1).unwrap_or(u32::MAX));
+            set(&mut all[index], 1.0 / place);
+        }
+    }
+}
+
+/// How strongly the evidence says the item matters: a log-odds (see [`WEIGHTS`]).
+#[must_use]
+pub(crate) fn strength(features: &CandidateFeatures) -> f64 {
+    let flag = |set: bool| if set { 1.0 } else { 0.0 };
+    let tokens = f64::from(u32::try_from(features.tokens.max(1)).unwrap_or(u32::MAX));
+    BIAS + WEIGHTS.scope * features.scope
+        + WEIGHTS.priority * features.priority
+        + WEIGHTS.scoped_priority * features.scope * features.priority
+        + WEIGHTS.relative * features.relative
+        + WEIGHTS.score * features.score / (features.score + SCORE_HALF)
+        + WEIGHTS.head * features.head / (features.head + HEAD_HALF)
+        + WEIGHTS.coverage * features.coverage
+        + WEIGHTS.path * features.path / (features.path + SCORE_HALF)
+        + WEIGHTS.trigger * flag(features.trigger)
+        + WEIGHTS.skill * flag(features.kind == "skill")
+        + WEIGHTS.context * flag(features.kind == "context")
+        + WEIGHTS.log_tokens * (tokens / 100.0).ln()
+        + WEIGHTS.score_rank * features.score_rank
+        + WEIGHTS.path_rank * features.path_rank
+}
+
+/// The strength at which an item of `kind` is sent.
+pub(crate) fn threshold(kind: Kind) -> f64 {
+    if kind == Kind::Skill {
+        SKILL_THRESHOLD
+    } else {
+        THRESHOLD
+    }
+}
+
+/// The words of the call's paths as a query: folder and file names name what a change touches
+/// (`CHANGELOG.md`, `migrations`, `Cargo.toml`), and items often name them too.
+pub(crate) fn path_query(paths: &[(String, bool)]) -> Query {
+    let text: Vec<&str> = paths.iter().map(|(path, _)| path.as_str()).collect();
+    Query::of(&text.join(" "))
+}
+
+/// Estimated tokens of an item's full text as a reply carries it.
+pub(crate) fn item_tokens(item: &Item) -> usize {
+    estimate_tokens(item.body.trim()) + estimate_tokens(&item.title) + 20
+}
+
+/// Why a chosen item was sent, in a few words: whether its scope matched and the task's words
+/// it holds (the heading it goes under shows its priority and globs already).
+pub(crate) fn reason(
+    catalog: &Catalog,
+    entry: &Eligible,
+    features: &CandidateFeatures,
+    query: &Query,
+) -> String {
+    let mut parts = Vec::new();
+    if features.scope > 0.0 {
+        parts.push("its scope matches".to_owned());
+    }
+    let words = catalog.relevance.matched_words(query, entry.number, 3);
+    for (field, name) in [
+        (Field::Title, "title"),
+        (Field::Triggers, "triggers"),
+        (Field::Description, "description"),
+        (Field::Body, "text"),
+    ] {
+        let held: Vec<&str> = words
+            .iter()
+            .filter(|(_, found)| *found == field)
+            .map(|(word, _)| word.as_str())
+            .collect();
+        if !held.is_empty() {
+            parts.push(format!("task words in its {name}: {}", held.join(", ")));
+        }
+    }
+    if parts.is_empty() {
+        "relevant to the task".to_owned()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// The features of every candidate of a `get_rules` call with `request`, as the tuner reads
+/// them; empty without a task.
+#[must_use]
+pub fn candidate_features(catalog: &Catalog, request: &RulesRequest) -> Vec<CandidateFeatures> {
+    let paths = super::rules::resolve_paths(catalog, &request.paths).0;
+    let eligible = eligible(catalog, &paths, request.paths.is_empty());
+    let query = Query::of(&super::rules::task_text(request));
+    let mut all = features(catalog, &eligible, &query, &path_query(&paths));
+    for (features, entry) in all.iter_mut().zip(&eligible) {
+        features.listed_tokens =
+            estimate_tokens(&super::left_out_line(catalog.entry(entry.number)));
+    }
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_specificity;
+
+    #[test]
+    fn deeper_and_narrower_globs_are_more_specific() {
+        assert!((glob_specificity("services/ledger/src/**/*.rs") - 1.0).abs() < f64::EPSILON);
+        assert!((glob_specificity("web/src/**/*.tsx") - 0.75).abs() < f64::EPSILON);
+        assert!((glob_specificity("infra/**") - 0.25).abs() < f64::EPSILON);
+        assert!((glob_specificity("**/*.md") - 0.25).abs() < f64::EPSILON);
+        assert!((glob_specificity("ml/pyproject.toml") - 1.0).abs() < f64::EPSILON);
+    }
+}

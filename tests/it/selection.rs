@@ -1,0 +1,136 @@
+//! `get_rules` as one ranked candidate set over rules, context files and skills: exact replies
+//! for a rule written for the edited file, context and skills chosen for a task, `include` by
+//! kind, and the one token budget.
+
+use serde_json::{Value, json};
+
+use crate::mcp::{Server, project_with};
+
+/// The `demo` project with a billing rule written for one file, a global style rule, a context
+/// file for the database folder and a migration skill.
+fn billing() -> crate::support::Project {
+    let project = project_with(&[
+        (
+            "invoice-rounding",
+            "---\npaths: [\"src/billing/invoice.rs\"]\npriority: high\ntitle: Invoice rounding\n---\nRound each line to the cent before summing; never round the total.\n",
+        ),
+        (
+            "style",
+            "---\ntitle: Code style\n---\nKeep functions short.\n",
+        ),
+    ]);
+    project.write(
+        ".ai-rulez/context/orders-schema.md",
+        "---\npaths: [\"src/db/**\"]\ndescription: Columns and indexes of the orders table\n---\n# Orders schema\nThe orders table holds one row per order: id, customer_id, total_minor, created_at.\n",
+    );
+    project.write(
+        ".ai-rulez/skills/write-migration/SKILL.md",
+        "---\nname: write-migration\ndescription: Write a database migration for a new column or index, with a backfill\n---\n# Write a migration\n1. Add a timestamped file under src/db/migrations/.\n2. Add columns as nullable, backfill in batches, then add the constraint.\n",
+    );
+    project
+}
+
+fn ids(reply: &Value, field: &str) -> Vec<String> {
+    reply[field]
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|item| item["id"].as_str().expect("id").to_owned())
+        .collect()
+}
+
+#[test]
+fn a_high_priority_rule_written_for_the_edited_file_is_sent_whatever_the_task_says() {
+    // Before, the task's words decided alone: this rule shares none of them and was named as
+    // "1 other rule cover these files but were not chosen".
+    let project = billing();
+    let mut server = Server::start(project.path());
+    let (text, _) = server.text(
+        "get_rules",
+        json!({"paths": ["src/billing/invoice.rs"], "task": "rename the helper that builds the PDF footer"}),
+    );
+    assert_eq!(
+        text,
+        "Rules for `demo` (1 sent; follow them for this change):\n\
+         \n## Invoice rounding (`invoice-rounding`, high, src/billing/invoice.rs; written for this file: `src/billing/invoice.rs` matches `src/billing/invoice.rs`)\n\
+         \nRound each line to the cent before summing; never round the total.\n\
+         \n2 other item(s) cover these files but were not chosen for your task. If one matters, call get_rules again with its id in `include` (`kind:id` when a rule and a context file or skill share it):\n\
+         - less likely: rule style, skill write-migration\n"
+    );
+    server.finish();
+}
+
+#[test]
+fn context_and_skills_are_ranked_with_the_rules_and_sent_when_the_task_needs_them() {
+    let project = billing();
+    let mut server = Server::start(project.path());
+    let reply = server.ok(
+        "get_rules",
+        json!({"paths": ["src/db/migrations/0042_order_notes.sql"], "task": "write a migration that adds a notes column to the orders table"}),
+    );
+    assert_eq!(ids(&reply, "rules"), Vec::<String>::new());
+    assert_eq!(ids(&reply, "context"), ["orders-schema"]);
+    assert_eq!(ids(&reply, "skills"), ["write-migration"]);
+    assert_eq!(
+        reply["skills"][0]["reason"],
+        "task words in its title: write, migration; task words in its text: adds"
+    );
+    assert_eq!(
+        reply["others"],
+        json!([{"kind": "rule", "id": "style", "title": "Code style", "summary": ""}])
+    );
+    // A task about something else leaves both out and names them.
+    let other = server.ok(
+        "get_rules",
+        json!({"paths": ["src/db/pool.rs"], "task": "log how long a connection waits", "refresh": true}),
+    );
+    assert_eq!(ids(&other, "context"), Vec::<String>::new());
+    assert_eq!(ids(&other, "skills"), Vec::<String>::new());
+    let named: Vec<String> = other["others"]
+        .as_array()
+        .expect("others")
+        .iter()
+        .map(|item| {
+            format!(
+                "{} {}",
+                item["kind"].as_str().expect("kind"),
+                item["id"].as_str().expect("id")
+            )
+        })
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "rule style",
+            "context orders-schema",
+            "skill write-migration"
+        ]
+    );
+    server.finish();
+}
+
+#[test]
+fn include_takes_kind_and_id_and_the_budget_covers_every_kind() {
+    let project = billing();
+    let mut server = Server::start(project.path());
+    let reply = server.ok(
+        "get_rules",
+        json!({"paths": ["src/db/pool.rs"], "task": "log how long a connection waits", "include": ["skill:write-migration", "context:orders-schema", "context:nope"]}),
+    );
+    assert_eq!(ids(&reply, "skills"), ["write-migration"]);
+    assert_eq!(reply["skills"][0]["reason"], "asked for with include");
+    assert_eq!(ids(&reply, "context"), ["orders-schema"]);
+    assert_eq!(reply["unknown_ids"], json!(["context:nope"]));
+    // One budget for all kinds: 100 tokens hold the context file, not the skill after it.
+    let cut = server.ok(
+        "get_rules",
+        json!({"paths": ["src/db/pool.rs"], "task": "log how long a connection waits", "include": ["context:orders-schema", "skill:write-migration"], "refresh": true, "max_tokens": 100}),
+    );
+    assert_eq!(ids(&cut, "context"), ["orders-schema"]);
+    assert_eq!(ids(&cut, "skills"), Vec::<String>::new());
+    assert_eq!(
+        cut["cut"],
+        json!([{"id": "write-migration", "title": "Write a migration"}])
+    );
+    server.finish();
+}
