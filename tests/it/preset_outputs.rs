@@ -118,3 +118,86 @@ fn b61_a_link_out_of_the_project_or_to_a_file_ai_rulez_does_not_write_is_still_r
         assert_eq!(link_text(&project, "AGENTS.md"), target);
     }
 }
+
+#[test]
+fn b59_the_xberg_tree_generates_with_github_token_unset() {
+    // `fixtures/xberg-ai-rulez` is the real tree's `.ai-rulez/` (see its SOURCE file); `run`
+    // removes GITHUB_TOKEN from the environment.
+    let project = Project::fixture("xberg-ai-rulez");
+    let first = project.run(&["generate"]);
+    first.expect_code(0);
+    assert_eq!(
+        warnings(&first.stderr()),
+        [
+            "warning: .ai-rulez/config.toml: config keys not supported by this version yet and ignored: builtins, marketplaces, plugins",
+            "warning: codex: MCP server `github` is left out of .codex/config.toml: it needs `${GITHUB_TOKEN}`, which is not set, and OpenAI Codex cannot refer to a variable there (it forwards only an `env` value of the same name, `Authorization: Bearer ${NAME}` and whole-value headers), so the value would have to be written into the file (the other assistants still get the server); set GITHUB_TOKEN and run `ai-rulez generate` again",
+        ]
+    );
+    assert_eq!(
+        project.read(".codex/config.toml"),
+        "[mcp_servers.ai-rulez]\ncommand = \"npx\"\nargs = [\"-y\", \"ai-rulez@latest\", \"mcp\"]\n"
+    );
+    // The assistants that can refer to the variable still get the server.
+    assert!(
+        project
+            .read(".mcp.json")
+            .contains("\"GITHUB_PERSONAL_ACCESS_TOKEN\": \"${GITHUB_TOKEN}\"")
+    );
+    assert!(
+        project
+            .read(".cursor/mcp.json")
+            .contains("\"GITHUB_PERSONAL_ACCESS_TOKEN\": \"${env:GITHUB_TOKEN}\"")
+    );
+    let check = project.run(&["generate", "--check"]);
+    check.expect_code(0);
+    assert_eq!(check.stdout(), "");
+    assert_eq!(project.run(&["generate"]).expect_code(0).stdout(), "");
+    project.run(&["lock"]).expect_code(0);
+    project.run(&["lock", "--check"]).expect_code(0);
+    // With the variable set, Codex gets the server too (resolved, in a private ignored file).
+    let with_token = project.run_with_env(&["generate"], &[("GITHUB_TOKEN", "test-token")]);
+    with_token.expect_code(0);
+    assert_eq!(
+        with_token.stdout(),
+        "update: .ai-rulez/.generated-manifest.json\nupdate: .codex/config.toml\n"
+    );
+    assert!(
+        project
+            .read(".codex/config.toml")
+            .contains("env = { GITHUB_PERSONAL_ACCESS_TOKEN = \"test-token\" }")
+    );
+    assert_eq!(project.mode(".codex/config.toml"), 0o600);
+    project.run(&["generate", "--check"]).expect_code(0);
+}
+
+#[test]
+fn b59_an_sse_server_is_left_out_of_codex_only_and_variables_are_forwarded_by_name() {
+    let project = project(
+        r#"["claude", "codex"]"#,
+        "\n[[mcp_servers]]\nname = \"events\"\ntransport = \"sse\"\nurl = \"https://events.example.com/sse\"\n\n\
+         [[mcp_servers]]\nname = \"tracker\"\ntransport = \"http\"\nurl = \"https://tracker.example.com/mcp\"\n\
+         headers = { Authorization = \"Bearer ${TRACKER_TOKEN}\", X-Team = \"${TRACKER_TEAM}\" }\n\n\
+         [[mcp_servers]]\nname = \"github\"\ncommand = \"github-mcp\"\nenv = { GITHUB_TOKEN = \"${GITHUB_TOKEN}\" }\n",
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert_eq!(
+        warnings(&run.stderr()),
+        [
+            "warning: codex: MCP server `events` is left out of .codex/config.toml: OpenAI Codex has no sse transport (the other assistants still get it); give the server an `http` url if it has one"
+        ]
+    );
+    assert_eq!(
+        project.read(".codex/config.toml"),
+        "[mcp_servers.tracker]\nurl = \"https://tracker.example.com/mcp\"\n\
+         bearer_token_env_var = \"TRACKER_TOKEN\"\nenv_http_headers = { X-Team = \"TRACKER_TEAM\" }\n\n\
+         [mcp_servers.github]\ncommand = \"github-mcp\"\nenv_vars = [\"GITHUB_TOKEN\"]\n"
+    );
+    assert_eq!(project.mode(".codex/config.toml"), 0o644);
+    let claude = project.read(".mcp.json");
+    assert!(
+        claude.contains("\"events\": {\n      \"type\": \"sse\""),
+        "{claude}"
+    );
+    project.run(&["generate", "--check"]).expect_code(0);
+}
