@@ -2,6 +2,7 @@
 //! describing where its files go and which frontmatter template each rule file uses. The writers
 //! in [`render`] serve every spec; adding an assistant is a new spec file, not new Rust.
 
+pub(crate) mod fields;
 pub(crate) mod render;
 
 use serde::Deserialize;
@@ -197,6 +198,11 @@ pub(crate) struct ItemFilesSpec {
     /// Adds `name: <id>` when the source has none.
     #[serde(default)]
     pub name: bool,
+    /// Whose vocabulary `tools` and `model` are translated into; none keeps them as written.
+    pub vocabulary: Option<fields::Vocabulary>,
+    /// Keys added with these values when the source has none (`mode = "subagent"`).
+    #[serde(default)]
+    pub defaults: indexmap::IndexMap<String, String>,
 }
 
 /// MCP settings document.

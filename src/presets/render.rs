@@ -7,34 +7,17 @@ use std::collections::BTreeMap;
 
 use minijinja::{Environment, UndefinedBehavior, context, syntax::SyntaxConfig};
 use serde::Serialize;
-use serde_json::Value;
 
-use super::{ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES};
+use super::{ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES, fields};
 use crate::config::RulesMode;
 use crate::content::{Activation, Item, Kind};
 use crate::error::{Error, Result};
-use crate::frontmatter::{self, rewrite_top_level, yaml_string, yaml_value};
+use crate::frontmatter::yaml_string;
 use crate::markdown;
 use crate::mcp_config::{self, DocumentShape};
 use crate::plan::{Content, Markdown, Output, Plan};
 use crate::project::{Project, View};
 use crate::scope::expand_braces;
-
-/// Keys dropped from skill, agent and command frontmatter: ai-rulez reads them, assistants don't.
-const ITEM_FILE_DROPPED_KEYS: [&str; 12] = [
-    "title",
-    "priority",
-    "targets",
-    "activation",
-    "trigger",
-    "alwaysApply",
-    "delivery",
-    "triggers",
-    "keywords",
-    "status",
-    "always",
-    "scope",
-];
 
 /// Renders every output of `presets` for `view`. `lookup` resolves `${VAR}` placeholders that a
 /// settings format cannot keep as references.
@@ -211,15 +194,27 @@ impl Renderer<'_> {
                 Self::skill(preset, skills, item, plan)?;
             }
         }
+        let mut left_out: Vec<String> = Vec::new();
         if let Some(agents) = &preset.agents {
             for item in self.items(Kind::Agent) {
-                Self::item_file(preset, agents, item, plan)?;
+                Self::item_file(preset, agents, item, &mut left_out, plan)?;
             }
         }
         if let Some(commands) = &preset.commands {
             for item in self.items(Kind::Command) {
-                Self::item_file(preset, commands, item, plan)?;
+                Self::item_file(preset, commands, item, &mut left_out, plan)?;
             }
+        }
+        if !left_out.is_empty() {
+            plan.notes.push(crate::plan::RenderNote {
+                preset: preset.name.clone(),
+                message: format!(
+                    "{}: agent and command fields {} has no equivalent for are left out: {}",
+                    preset.name,
+                    preset.label,
+                    left_out.join("; ")
+                ),
+            });
         }
         if let Some(mcp) = &preset.mcp {
             self.mcp(preset, &mcp.shape, lookup, plan)?;
@@ -439,7 +434,7 @@ impl Renderer<'_> {
         if !targets_match(item, &path, std::slice::from_ref(&preset.name)) {
             return Ok(());
         }
-        let yaml = item_frontmatter(item, &skills.keys, true);
+        let yaml = fields::item_frontmatter(item, &skills.keys, true);
         let markdown = Markdown::build(
             Some(&yaml),
             &ensure_newline(&item.body),
@@ -464,26 +459,28 @@ impl Renderer<'_> {
         Ok(())
     }
 
+    /// Writes one agent or command file, translating its fields into the preset's vocabulary;
+    /// what cannot be expressed is added to `left_out` as `<id> (<fields>)`.
     fn item_file(
         preset: &PresetSpec,
         spec: &ItemFilesSpec,
         item: &Item,
+        left_out: &mut Vec<String>,
         plan: &mut Plan,
     ) -> Result<()> {
         let path = format!("{}/{}{}", spec.dir, item.id, spec.extension);
         if !targets_match(item, &path, std::slice::from_ref(&preset.name)) {
             return Ok(());
         }
-        let yaml = if spec.keys.is_empty() {
-            None
-        } else {
-            Some(item_frontmatter(item, &spec.keys, spec.name))
-        };
-        let body = match &yaml {
+        let written = fields::item_file_frontmatter(item, spec);
+        if !written.left_out.is_empty() {
+            left_out.push(format!("{} ({})", item.id, written.left_out.join(", ")));
+        }
+        let body = match &written.yaml {
             Some(_) => ensure_newline(&item.body),
             None => trim_blank_edges(&item.body),
         };
-        let markdown = Markdown::build(yaml.as_deref(), &body, &item.source_path, false);
+        let markdown = Markdown::build(written.yaml.as_deref(), &body, &item.source_path, false);
         plan.add(Output {
             path,
             content: Content::Markdown(markdown),
@@ -571,73 +568,6 @@ pub(crate) fn targets_match(item: &Item, path: &str, writers: &[String]) -> bool
             || (target.ends_with('/') && path.starts_with(target))
             || crate::scope::target_matches(target, &path)
     })
-}
-
-/// Frontmatter YAML for a skill, agent or command file: the user's own text with ai-rulez keys
-/// (or keys outside `keys`) removed, and `name: <id>` first when `add_name` and none is given.
-fn item_frontmatter(item: &Item, keys: &[String], add_name: bool) -> String {
-    let keep_all = keys.iter().any(|key| key == "*");
-    let dropped: Vec<&str> = item
-        .frontmatter
-        .keys()
-        .map(String::as_str)
-        .filter(|key| {
-            if keep_all {
-                ITEM_FILE_DROPPED_KEYS.contains(key)
-            } else {
-                !keys.iter().any(|kept| kept == key)
-            }
-        })
-        .collect();
-    let wants_name = add_name && (keep_all || keys.iter().any(|key| key == "name"));
-    let prepend = if wants_name && !item.frontmatter.contains_key("name") {
-        vec![format!("name: {}", yaml_string(&item.id))]
-    } else {
-        Vec::new()
-    };
-    let kept: Vec<(&String, &Value)> = item
-        .frontmatter
-        .iter()
-        .filter(|(key, _)| !dropped.contains(&key.as_str()))
-        .collect();
-    let rewritten = rewrite_top_level(item.yaml.as_deref().unwrap_or_default(), &dropped, &prepend);
-    // The text edit keeps the user's formatting; if it does not read back as exactly the kept
-    // keys (an unusual YAML layout), fall back to writing the values out.
-    let mut expected: indexmap::IndexMap<&str, Value> = indexmap::IndexMap::new();
-    if !prepend.is_empty() {
-        expected.insert("name", Value::String(item.id.clone()));
-    }
-    for (key, value) in &kept {
-        expected.insert(key.as_str(), (*value).clone());
-    }
-    let reads_back = frontmatter::parse(
-        &item.source_path,
-        format!("---\n{rewritten}---\n").as_bytes(),
-    )
-    .is_ok_and(|document| {
-        document.values.len() == expected.len()
-            && document
-                .values
-                .iter()
-                .all(|(key, value)| expected.get(key.as_str()) == Some(value))
-    });
-    // Our reader accepts Cursor's bare `globs: *.tsx`, but the assistants parse strict YAML (a
-    // leading `*` is an alias there), so the user's text is only kept when it needs no leniency.
-    if reads_back && frontmatter::is_strict_yaml(&rewritten) {
-        return rewritten;
-    }
-    let mut yaml = String::new();
-    for line in &prepend {
-        yaml.push_str(line);
-        yaml.push('\n');
-    }
-    for (key, value) in kept {
-        yaml.push_str(&yaml_string(key));
-        yaml.push_str(": ");
-        yaml.push_str(&yaml_value(value));
-        yaml.push('\n');
-    }
-    yaml
 }
 
 /// The line under an inline item's heading that says when it applies.
