@@ -294,3 +294,36 @@ fn b37_agent_and_command_fields_are_translated_per_assistant_or_left_out_with_a_
         ]
     );
 }
+
+#[test]
+fn b38_items_in_sub_folders_of_every_kind_are_named_in_a_warning_never_dropped_silently() {
+    let project = project(r#"["claude"]"#, "");
+    project.write(
+        ".ai-rulez/rules/backend/api.md",
+        "---\npriority: high\n---\nNested rule body.\n",
+    );
+    project.write(
+        ".ai-rulez/agents/sub/nested.md",
+        "---\nname: nested\ndescription: Nested agent\n---\nNested agent body.\n",
+    );
+    project.write(
+        ".ai-rulez/commands/git/commit.md",
+        "---\ndescription: Commit helper\n---\nNested command body.\n",
+    );
+    project.write(".ai-rulez/context/deep/notes.md", "Nested context body.\n");
+    let expected = [
+        "warning: .ai-rulez/rules/backend/: not read; rule files are read only directly inside .ai-rulez/rules/, so move its files up (or into `domains/<name>/rules/` for a domain)",
+        "warning: .ai-rulez/context/deep/: not read; context files are read only directly inside .ai-rulez/context/, so move its files up (or into `domains/<name>/context/` for a domain)",
+        "warning: .ai-rulez/agents/sub/: not read; agent files are read only directly inside .ai-rulez/agents/, so move its files up (or into `domains/<name>/agents/` for a domain)",
+        "warning: .ai-rulez/commands/git/: not read; command files are read only directly inside .ai-rulez/commands/, so move its files up (or into `domains/<name>/commands/` for a domain)",
+    ];
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert_eq!(warnings(&run.stderr()), expected);
+    assert_eq!(
+        run.stdout(),
+        "create: .ai-rulez/.generated-manifest.json\ncreate: .claude/rules/style.md\ncreate: CLAUDE.md\n"
+    );
+    assert!(!project.read("CLAUDE.md").contains("Nested"));
+    assert_eq!(warnings(&project.run(&["validate"]).stderr()), expected);
+}
