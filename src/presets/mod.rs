@@ -64,7 +64,7 @@ const SPECS: [(&str, &str); 14] = [
 ];
 
 /// Embedded templates: (name, minijinja source).
-pub(crate) const TEMPLATES: [(&str, &str); 8] = [
+pub(crate) const TEMPLATES: [(&str, &str); 9] = [
     (
         "root.md",
         include_str!("../../templates/markdown/root.md.j2"),
@@ -92,6 +92,10 @@ pub(crate) const TEMPLATES: [(&str, &str); 8] = [
     (
         "trigger-rule",
         include_str!("../../templates/frontmatter/trigger-rule.yaml.j2"),
+    ),
+    (
+        "devin-rule",
+        include_str!("../../templates/frontmatter/devin-rule.yaml.j2"),
     ),
     (
         "kiro-steering",

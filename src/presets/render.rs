@@ -140,6 +140,7 @@ impl Renderer<'_> {
         plan: &mut Plan,
     ) -> Result<()> {
         let mut unexpressible: Vec<String> = Vec::new();
+        let mut negations: Vec<String> = Vec::new();
         let mut root_rules: Vec<&Item> = Vec::new();
         if let Some(rules) = &preset.rules {
             for item in self.items(Kind::Rule) {
@@ -148,7 +149,7 @@ impl Renderer<'_> {
                     rules,
                     item,
                     &mut root_rules,
-                    &mut unexpressible,
+                    (&mut unexpressible, &mut negations),
                     plan,
                 )?;
             }
@@ -156,7 +157,8 @@ impl Renderer<'_> {
                 for item in self.items(Kind::Context) {
                     let path = format!("{}/context-{}{}", rules.dir, item.id, rules.extension);
                     if targets_match(item, &path, std::slice::from_ref(&preset.name)) {
-                        self.rule_file(preset, rules, item, Activation::Always, &path, plan)?;
+                        let placement = (Activation::Always, &[][..], path.as_str());
+                        self.rule_file(preset, rules, item, placement, plan)?;
                     }
                 }
             }
@@ -165,6 +167,17 @@ impl Renderer<'_> {
         }
         if let Some(root) = &preset.root {
             self.root(preset, root, &root_rules, plan)?;
+        }
+        if !negations.is_empty() {
+            plan.notes.push(crate::plan::RenderNote {
+                preset: preset.name.clone(),
+                message: format!(
+                    "{}: glob negations are left out of {}'s rule files (no assistant documents `!` patterns), so these rules apply to more files: {}",
+                    preset.name,
+                    preset.label,
+                    negations.join(", ")
+                ),
+            });
         }
         if !unexpressible.is_empty() {
             let message = format!(
@@ -237,7 +250,7 @@ impl Renderer<'_> {
         rules: &RulesSpec,
         item: &'i Item,
         root_rules: &mut Vec<&'i Item>,
-        unexpressible: &mut Vec<String>,
+        (unexpressible, negations): (&mut Vec<String>, &mut Vec<String>),
         plan: &mut Plan,
     ) -> Result<()> {
         let folder_path = format!("{}/{}{}", rules.dir, item.id, rules.extension);
@@ -263,7 +276,7 @@ impl Renderer<'_> {
         if !in_folder {
             return Ok(());
         }
-        let activation = if rules
+        let mut activation = if rules
             .activations
             .iter()
             .any(|name| name == item.activation.name())
@@ -273,16 +286,31 @@ impl Renderer<'_> {
             unexpressible.push(format!("{} ({})", item.id, item.activation.name()));
             Activation::Always
         };
-        self.rule_file(preset, rules, item, activation, &folder_path, plan)
+        let (globs, left_out) = crate::scope::output_globs(&item.globs);
+        if activation == Activation::Glob && !left_out.is_empty() {
+            negations.push(format!("{} ({})", item.id, left_out.join(", ")));
+            if globs.is_empty() {
+                // Only exclusions: "everything but these" is closest to always-on.
+                activation = Activation::Always;
+            }
+        }
+        self.rule_file(
+            preset,
+            rules,
+            item,
+            (activation, &globs, &folder_path),
+            plan,
+        )
     }
 
+    /// Writes one rule file at `path` with `activation` and `globs` (already in output form, see
+    /// [`crate::scope::output_globs`]).
     fn rule_file(
         &self,
         preset: &PresetSpec,
         rules: &RulesSpec,
         item: &Item,
-        activation: Activation,
-        path: &str,
+        (activation, globs, path): (Activation, &[String], &str),
         plan: &mut Plan,
     ) -> Result<()> {
         let body = trim_blank_edges(&item.body);
@@ -293,11 +321,7 @@ impl Renderer<'_> {
             ));
             return Ok(());
         }
-        let expanded: Vec<String> = item
-            .globs
-            .iter()
-            .flat_map(|glob| expand_braces(glob))
-            .collect();
+        let expanded: Vec<String> = globs.iter().flat_map(|glob| expand_braces(glob)).collect();
         let yaml = self
             .environment
             .get_template(&rules.frontmatter)
@@ -305,7 +329,7 @@ impl Renderer<'_> {
                 template.render(context! {
                     id => &item.id,
                     activation => activation.name(),
-                    globs => &item.globs,
+                    globs => globs.to_vec(),
                     expanded => expanded,
                     description => item.description.clone().unwrap_or_default(),
                 })

@@ -327,3 +327,38 @@ fn b38_items_in_sub_folders_of_every_kind_are_named_in_a_warning_never_dropped_s
     assert!(!project.read("CLAUDE.md").contains("Nested"));
     assert_eq!(warnings(&project.run(&["validate"]).stderr()), expected);
 }
+
+#[test]
+fn devin_globs_are_a_list_folders_become_folder_globs_and_negations_are_left_out_with_a_warning() {
+    let project = project(r#"["claude", "devin"]"#, "");
+    project.write(
+        ".ai-rulez/rules/api.md",
+        "---\npaths: [\"src/api/\", \"!src/gen/**\", \"tests/**/*.rs\"]\n---\nApi rule.\n",
+    );
+    project.write(
+        ".ai-rulez/rules/not-gen.md",
+        "---\npaths: [\"!src/gen/**\"]\n---\nHand-written code only.\n",
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert_eq!(
+        without_banner(&project, ".devin/rules/api.md"),
+        "---\ntrigger: glob\nglobs:\n  - \"src/api/**\"\n  - \"tests/**/*.rs\"\n---\n\nApi rule.\n"
+    );
+    assert_eq!(
+        without_banner(&project, ".claude/rules/api.md"),
+        "---\npaths:\n  - \"src/api/**\"\n  - \"tests/**/*.rs\"\n---\n\nApi rule.\n"
+    );
+    // Only an exclusion: "everything but src/gen" is closest to always-on.
+    assert_eq!(
+        without_banner(&project, ".devin/rules/not-gen.md"),
+        "---\ntrigger: always_on\n---\n\nHand-written code only.\n"
+    );
+    assert_eq!(
+        warnings(&run.stderr()),
+        [
+            "warning: claude: glob negations are left out of Claude Code's rule files (no assistant documents `!` patterns), so these rules apply to more files: api (!src/gen/**), not-gen (!src/gen/**)",
+            "warning: devin: glob negations are left out of Devin Desktop's rule files (no assistant documents `!` patterns), so these rules apply to more files: api (!src/gen/**), not-gen (!src/gen/**)",
+        ]
+    );
+}
