@@ -2,6 +2,7 @@
 //! describing where its files go and which frontmatter template each rule file uses. The writers
 //! in [`render`] serve every spec; adding an assistant is a new spec file, not new Rust.
 
+pub(crate) mod fallback;
 pub(crate) mod fields;
 pub(crate) mod render;
 
@@ -177,6 +178,12 @@ pub(crate) struct RulesSpec {
     pub max_bytes: Option<usize>,
     /// Per-file guidance in lines (warning above it).
     pub max_lines: Option<usize>,
+    /// What an `auto` rule becomes when `activations` lacks it (else always-on with a warning).
+    pub auto_as: Option<fallback::Fallback>,
+    /// What a `manual` rule becomes when `activations` lacks it (else always-on with a warning).
+    pub manual_as: Option<fallback::Fallback>,
+    /// Folder of workflow files, for `manual_as = "workflow"`.
+    pub workflows_dir: Option<String>,
 }
 
 /// Skills folder.

@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 use minijinja::{Environment, UndefinedBehavior, context, syntax::SyntaxConfig};
 use serde::Serialize;
 
-use super::{ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES, fields};
+use super::{
+    ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES, fallback, fields,
+};
 use crate::config::RulesMode;
 use crate::content::{Activation, Item, Kind};
 use crate::error::{Error, Result};
@@ -283,6 +285,17 @@ impl Renderer<'_> {
         {
             item.activation
         } else {
+            let body = trim_blank_edges(&item.body);
+            let skill_ids: Vec<&str> = self
+                .items(Kind::Skill)
+                .map(|skill| skill.id.as_str())
+                .collect();
+            if !body.is_empty()
+                && let Some(output) =
+                    fallback::fallback_output(preset, rules, item, &body, &skill_ids)
+            {
+                return plan.add(output);
+            }
             unexpressible.push(format!("{} ({})", item.id, item.activation.name()));
             Activation::Always
         };
