@@ -338,13 +338,16 @@ fn describe_glob_error(kind: &globset::ErrorKind) -> String {
     }
 }
 
-/// The globs an assistant's rule file gets for a rule's `patterns`, in order: a folder written
-/// with a trailing `/` (`src/api/`) becomes `src/api/**`, since every assistant reads globs as
-/// file patterns and a bare folder matches no file; a `!` pattern is left out, since none of
-/// them documents negation (Claude Code, Cursor, VS Code, Cline, Kiro, Windsurf; the harness
-/// audit of 2026-11-30). Returns (the globs, the patterns left out).
+/// The globs an assistant's rule file gets for a rule's `patterns`, in order, meaning what
+/// [`matcher`] means by them: a pattern without `/` (`*.py`) matches at any depth here, so when
+/// `root_anchored` (the assistant reads it at the root only: Claude Code and Cline document
+/// `*.md` so, Kiro matches workspace-relative paths) it is written `**/*.py`; a folder written with a trailing `/` (`src/api/`) becomes
+/// `src/api/**`, since every assistant reads globs as file patterns and a bare folder matches no
+/// file; a `!` pattern is left out, since none of them documents negation (Claude Code, Cursor,
+/// VS Code, Cline, Kiro, Windsurf; the harness audit of 2026-11-30). Returns (the globs, the
+/// patterns left out).
 #[must_use]
-pub(crate) fn output_globs(patterns: &[String]) -> (Vec<String>, Vec<String>) {
+pub(crate) fn output_globs(patterns: &[String], root_anchored: bool) -> (Vec<String>, Vec<String>) {
     let mut globs = Vec::with_capacity(patterns.len());
     let mut left_out = Vec::new();
     for pattern in patterns {
@@ -352,6 +355,8 @@ pub(crate) fn output_globs(patterns: &[String]) -> (Vec<String>, Vec<String>) {
             left_out.push(pattern.clone());
         } else if pattern.ends_with('/') {
             globs.push(format!("{pattern}**"));
+        } else if root_anchored && !pattern.contains('/') {
+            globs.push(format!("**/{pattern}"));
         } else {
             globs.push(pattern.clone());
         }

@@ -184,6 +184,10 @@ pub(crate) struct RulesSpec {
     pub manual_as: Option<fallback::Fallback>,
     /// Folder of workflow files, for `manual_as = "workflow"`.
     pub workflows_dir: Option<String>,
+    /// The assistant matches a pattern without `/` at the root only, so `*.py` is written
+    /// `**/*.py` to keep ai-rulez's any-depth meaning.
+    #[serde(default)]
+    pub root_anchored_globs: bool,
 }
 
 /// Skills folder.

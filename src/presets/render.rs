@@ -299,7 +299,7 @@ impl Renderer<'_> {
             unexpressible.push(format!("{} ({})", item.id, item.activation.name()));
             Activation::Always
         };
-        let (globs, left_out) = crate::scope::output_globs(&item.globs);
+        let (globs, left_out) = crate::scope::output_globs(&item.globs, rules.root_anchored_globs);
         if activation == Activation::Glob && !left_out.is_empty() {
             negations.push(format!("{} ({})", item.id, left_out.join(", ")));
             if globs.is_empty() {

@@ -329,11 +329,12 @@ fn b38_items_in_sub_folders_of_every_kind_are_named_in_a_warning_never_dropped_s
 }
 
 #[test]
-fn devin_globs_are_a_list_folders_become_folder_globs_and_negations_are_left_out_with_a_warning() {
+fn devin_globs_are_a_list_folders_and_bare_names_are_made_explicit_and_negations_left_out_with_a_warning()
+ {
     let project = project(r#"["claude", "devin"]"#, "");
     project.write(
         ".ai-rulez/rules/api.md",
-        "---\npaths: [\"src/api/\", \"!src/gen/**\", \"tests/**/*.rs\"]\n---\nApi rule.\n",
+        "---\npaths: [\"src/api/\", \"!src/gen/**\", \"tests/**/*.rs\", \"*.proto\"]\n---\nApi rule.\n",
     );
     project.write(
         ".ai-rulez/rules/not-gen.md",
@@ -343,11 +344,11 @@ fn devin_globs_are_a_list_folders_become_folder_globs_and_negations_are_left_out
     run.expect_code(0);
     assert_eq!(
         without_banner(&project, ".devin/rules/api.md"),
-        "---\ntrigger: glob\nglobs:\n  - \"src/api/**\"\n  - \"tests/**/*.rs\"\n---\n\nApi rule.\n"
+        "---\ntrigger: glob\nglobs:\n  - \"src/api/**\"\n  - \"tests/**/*.rs\"\n  - \"*.proto\"\n---\n\nApi rule.\n"
     );
     assert_eq!(
         without_banner(&project, ".claude/rules/api.md"),
-        "---\npaths:\n  - \"src/api/**\"\n  - \"tests/**/*.rs\"\n---\n\nApi rule.\n"
+        "---\npaths:\n  - \"src/api/**\"\n  - \"tests/**/*.rs\"\n  - \"**/*.proto\"\n---\n\nApi rule.\n"
     );
     // Only an exclusion: "everything but src/gen" is closest to always-on.
     assert_eq!(
