@@ -338,6 +338,32 @@ fn describe_glob_error(kind: &globset::ErrorKind) -> String {
     }
 }
 
+/// The globs an assistant's rule file gets for a rule's `patterns`, in order, meaning what
+/// [`matcher`] means by them: a pattern without `/` (`*.py`) matches at any depth here, so when
+/// `root_anchored` (the assistant reads it at the root only: Claude Code and Cline document
+/// `*.md` so, Kiro matches workspace-relative paths) it is written `**/*.py`; a folder written with a trailing `/` (`src/api/`) becomes
+/// `src/api/**`, since every assistant reads globs as file patterns and a bare folder matches no
+/// file; a `!` pattern is left out, since none of them documents negation (Claude Code, Cursor,
+/// VS Code, Cline, Kiro, Windsurf; the harness audit of 2026-11-30). Returns (the globs, the
+/// patterns left out).
+#[must_use]
+pub(crate) fn output_globs(patterns: &[String], root_anchored: bool) -> (Vec<String>, Vec<String>) {
+    let mut globs = Vec::with_capacity(patterns.len());
+    let mut left_out = Vec::new();
+    for pattern in patterns {
+        if pattern.starts_with('!') {
+            left_out.push(pattern.clone());
+        } else if pattern.ends_with('/') {
+            globs.push(format!("{pattern}**"));
+        } else if root_anchored && !pattern.contains('/') {
+            globs.push(format!("**/{pattern}"));
+        } else {
+            globs.push(pattern.clone());
+        }
+    }
+    (globs, left_out)
+}
+
 /// Builds a matcher for project-relative `/`-separated paths. A pattern without `/` matches the
 /// file name at any depth (as in `.gitignore`); a pattern with `/` is anchored at the project
 /// root. `*` never crosses `/`; `**` does.

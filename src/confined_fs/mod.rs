@@ -120,6 +120,39 @@ impl ProjectDir {
         }
     }
 
+    /// Where the symlink at `relative` points, as a project-relative path resolved lexically
+    /// against the link's folder (`AGENTS.md -> ./CLAUDE.md` gives `CLAUDE.md`). The link is
+    /// read, never followed. `None` when nothing is there, it is not a symlink, or its target is
+    /// absolute or climbs out of the project: such a link can never be one of ours.
+    ///
+    /// Errors: [`Error::Refused`] when a folder on the way is a symlink or the path is not a
+    /// plain relative path; other I/O errors.
+    pub fn link_target(&self, relative: &str) -> Result<Option<String>> {
+        let (folder, name) = split_checked(relative)?;
+        let parent = match resolve::open_folder(self.handle.as_fd(), folder) {
+            Ok(parent) => parent,
+            Err(errno) => return absent_or(relative, "reading", errno),
+        };
+        let target = match rustix::fs::readlinkat(&parent, name, Vec::new()) {
+            Ok(target) => target,
+            // EINVAL: the entry is not a symlink.
+            Err(Errno::INVAL) => return Ok(None),
+            Err(errno) => return absent_or(relative, "reading", errno),
+        };
+        let Ok(target) = target.into_string() else {
+            return Ok(None);
+        };
+        if target.starts_with('/') {
+            return Ok(None);
+        }
+        let joined = if folder.is_empty() {
+            target
+        } else {
+            format!("{folder}/{target}")
+        };
+        Ok(normalise_relative(&joined).filter(|path| check_relative(path).is_ok()))
+    }
+
     /// Reads the regular file at `relative` with its permission bits; `None` when it is absent.
     ///
     /// Errors: [`Error::Refused`] for a symlink on the way or at the path, for anything but a

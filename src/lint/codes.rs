@@ -255,6 +255,14 @@ pub(crate) const CODES: &[Code] = &[
         "Keys of the Go ai-rulez that this tool reads but does not use yet, and settings it cannot honour, are listed so nobody relies on them silently.",
     ),
     code(
+        "AR315",
+        "field-not-expressible",
+        Warning,
+        false,
+        "An agent or command field has no equivalent in an enabled assistant's format.",
+        "Agents and commands are usually written the Claude Code way (`tools: Read, Grep`, `model: sonnet`). `generate` translates `tools` and `model` into each assistant's own vocabulary (OpenCode's `{name: bool}` map and `provider/model`, VS Code tool sets, Cursor's `readonly`) and leaves out, with a warning, what that assistant cannot hold. The message names the assistant and the fields; use values it understands (an OpenCode `provider/model`, say) or accept that it does without them.",
+    ),
+    code(
         "AR402",
         "skill-resource-missing",
         Warning,

@@ -93,7 +93,10 @@ pub fn write_lock(start: &Path, warnings: &mut Vec<String>) -> Result<(String, b
             digest: server_digest(server),
         })
         .collect();
-    let lock = LockFile::new(items, pinned_outputs(&plan, &sections), servers);
+    // A kept link (`AGENTS.md -> CLAUDE.md`) is not an output ai-rulez writes; its target is pinned.
+    let mut outputs = pinned_outputs(&plan, &sections);
+    outputs.retain(|output| !report.kept_links.contains(&output.path));
+    let lock = LockFile::new(items, outputs, servers);
     let text = lock.to_text();
     let current = project
         .dir

@@ -4,7 +4,7 @@
 //! settings, so ai-rulez must edit only the entries it owns and leave the rest of
 //! the file exactly as the user wrote it. This module turns a neutral
 //! [`McpServer`] description into the shape each assistant expects
-//! ([`render_entries`]), merges those entries into the existing text without
+//! ([`render_entries_leaving_out`]), merges those entries into the existing text without
 //! disturbing anything else ([`merge_document`]), and computes digests that let
 //! the caller notice hand edits without ever hashing a secret
 //! ([`entry_digest`], [`disk_entry_digest`]).
@@ -70,7 +70,7 @@ impl Transport {
 /// String values in `env`, `url` and `headers` (and also `command` and `args`)
 /// may hold `${NAME}` placeholders, where `NAME` matches
 /// `[A-Za-z_][A-Za-z0-9_]*`. `$${` is not an escape, and an unterminated `${`
-/// is literal text. [`render_entries`] translates placeholders into each
+/// is literal text. [`render_entries_leaving_out`] translates placeholders into each
 /// assistant's own syntax or resolves them when the assistant has none.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct McpServer {
@@ -323,6 +323,7 @@ pub struct Entry {
 /// (Codex speaks only stdio and streamable HTTP), and
 /// [`McpConfigError::UnresolvedVariable`] when `lookup` has no value for a
 /// variable that must be resolved.
+#[cfg(test)]
 pub(crate) fn render_entries(
     shape: DocumentShape,
     servers: &[McpServer],
@@ -332,6 +333,37 @@ pub(crate) fn render_entries(
         .iter()
         .map(|server| render_one(shape, server, lookup))
         .collect()
+}
+
+/// Renders every server for one assistant as [`render_entries`] does, but leaves out each
+/// server this assistant cannot be given instead of failing the whole run: an SSE server for
+/// Codex ([`McpConfigError::UnsupportedTransport`]) and a variable Codex cannot forward by name
+/// whose value is not set ([`McpConfigError::UnresolvedVariable`]). The other assistants still
+/// get those servers.
+///
+/// Output: (the entries, in input order; the reasons for each server left out, in input order).
+///
+/// # Errors
+/// [`McpConfigError::MissingCommand`] / [`McpConfigError::MissingUrl`] for an incomplete server,
+/// which no assistant can use.
+pub(crate) fn render_entries_leaving_out(
+    shape: DocumentShape,
+    servers: &[McpServer],
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Result<(Vec<Entry>, Vec<McpConfigError>), McpConfigError> {
+    let mut entries = Vec::with_capacity(servers.len());
+    let mut left_out = Vec::new();
+    for server in servers {
+        match render_one(shape, server, lookup) {
+            Ok(entry) => entries.push(entry),
+            Err(
+                error @ (McpConfigError::UnsupportedTransport { .. }
+                | McpConfigError::UnresolvedVariable { .. }),
+            ) => left_out.push(error),
+            Err(error) => return Err(error),
+        }
+    }
+    Ok((entries, left_out))
 }
 
 fn server_name<'k>(

@@ -2,6 +2,8 @@
 //! describing where its files go and which frontmatter template each rule file uses. The writers
 //! in [`render`] serve every spec; adding an assistant is a new spec file, not new Rust.
 
+pub(crate) mod fallback;
+pub(crate) mod fields;
 pub(crate) mod render;
 
 use serde::Deserialize;
@@ -63,7 +65,7 @@ const SPECS: [(&str, &str); 14] = [
 ];
 
 /// Embedded templates: (name, minijinja source).
-pub(crate) const TEMPLATES: [(&str, &str); 8] = [
+pub(crate) const TEMPLATES: [(&str, &str); 9] = [
     (
         "root.md",
         include_str!("../../templates/markdown/root.md.j2"),
@@ -91,6 +93,10 @@ pub(crate) const TEMPLATES: [(&str, &str); 8] = [
     (
         "trigger-rule",
         include_str!("../../templates/frontmatter/trigger-rule.yaml.j2"),
+    ),
+    (
+        "devin-rule",
+        include_str!("../../templates/frontmatter/devin-rule.yaml.j2"),
     ),
     (
         "kiro-steering",
@@ -172,6 +178,16 @@ pub(crate) struct RulesSpec {
     pub max_bytes: Option<usize>,
     /// Per-file guidance in lines (warning above it).
     pub max_lines: Option<usize>,
+    /// What an `auto` rule becomes when `activations` lacks it (else always-on with a warning).
+    pub auto_as: Option<fallback::Fallback>,
+    /// What a `manual` rule becomes when `activations` lacks it (else always-on with a warning).
+    pub manual_as: Option<fallback::Fallback>,
+    /// Folder of workflow files, for `manual_as = "workflow"`.
+    pub workflows_dir: Option<String>,
+    /// The assistant matches a pattern without `/` at the root only, so `*.py` is written
+    /// `**/*.py` to keep ai-rulez's any-depth meaning.
+    #[serde(default)]
+    pub root_anchored_globs: bool,
 }
 
 /// Skills folder.
@@ -197,6 +213,11 @@ pub(crate) struct ItemFilesSpec {
     /// Adds `name: <id>` when the source has none.
     #[serde(default)]
     pub name: bool,
+    /// Whose vocabulary `tools` and `model` are translated into; none keeps them as written.
+    pub vocabulary: Option<fields::Vocabulary>,
+    /// Keys added with these values when the source has none (`mode = "subagent"`).
+    #[serde(default)]
+    pub defaults: indexmap::IndexMap<String, String>,
 }
 
 /// MCP settings document.

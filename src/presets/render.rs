@@ -7,34 +7,19 @@ use std::collections::BTreeMap;
 
 use minijinja::{Environment, UndefinedBehavior, context, syntax::SyntaxConfig};
 use serde::Serialize;
-use serde_json::Value;
 
-use super::{ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES};
+use super::{
+    ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES, fallback, fields,
+};
 use crate::config::RulesMode;
 use crate::content::{Activation, Item, Kind};
 use crate::error::{Error, Result};
-use crate::frontmatter::{self, rewrite_top_level, yaml_string, yaml_value};
+use crate::frontmatter::yaml_string;
 use crate::markdown;
 use crate::mcp_config::{self, DocumentShape};
 use crate::plan::{Content, Markdown, Output, Plan};
 use crate::project::{Project, View};
 use crate::scope::expand_braces;
-
-/// Keys dropped from skill, agent and command frontmatter: ai-rulez reads them, assistants don't.
-const ITEM_FILE_DROPPED_KEYS: [&str; 12] = [
-    "title",
-    "priority",
-    "targets",
-    "activation",
-    "trigger",
-    "alwaysApply",
-    "delivery",
-    "triggers",
-    "keywords",
-    "status",
-    "always",
-    "scope",
-];
 
 /// Renders every output of `presets` for `view`. `lookup` resolves `${VAR}` placeholders that a
 /// settings format cannot keep as references.
@@ -157,6 +142,7 @@ impl Renderer<'_> {
         plan: &mut Plan,
     ) -> Result<()> {
         let mut unexpressible: Vec<String> = Vec::new();
+        let mut negations: Vec<String> = Vec::new();
         let mut root_rules: Vec<&Item> = Vec::new();
         if let Some(rules) = &preset.rules {
             for item in self.items(Kind::Rule) {
@@ -165,7 +151,7 @@ impl Renderer<'_> {
                     rules,
                     item,
                     &mut root_rules,
-                    &mut unexpressible,
+                    (&mut unexpressible, &mut negations),
                     plan,
                 )?;
             }
@@ -173,7 +159,8 @@ impl Renderer<'_> {
                 for item in self.items(Kind::Context) {
                     let path = format!("{}/context-{}{}", rules.dir, item.id, rules.extension);
                     if targets_match(item, &path, std::slice::from_ref(&preset.name)) {
-                        self.rule_file(preset, rules, item, Activation::Always, &path, plan)?;
+                        let placement = (Activation::Always, &[][..], path.as_str());
+                        self.rule_file(preset, rules, item, placement, plan)?;
                     }
                 }
             }
@@ -182,6 +169,17 @@ impl Renderer<'_> {
         }
         if let Some(root) = &preset.root {
             self.root(preset, root, &root_rules, plan)?;
+        }
+        if !negations.is_empty() {
+            plan.notes.push(crate::plan::RenderNote {
+                preset: preset.name.clone(),
+                message: format!(
+                    "{}: glob negations are left out of {}'s rule files (no assistant documents `!` patterns), so these rules apply to more files: {}",
+                    preset.name,
+                    preset.label,
+                    negations.join(", ")
+                ),
+            });
         }
         if !unexpressible.is_empty() {
             let message = format!(
@@ -211,15 +209,27 @@ impl Renderer<'_> {
                 Self::skill(preset, skills, item, plan)?;
             }
         }
+        let mut left_out: Vec<String> = Vec::new();
         if let Some(agents) = &preset.agents {
             for item in self.items(Kind::Agent) {
-                Self::item_file(preset, agents, item, plan)?;
+                Self::item_file(preset, agents, item, &mut left_out, plan)?;
             }
         }
         if let Some(commands) = &preset.commands {
             for item in self.items(Kind::Command) {
-                Self::item_file(preset, commands, item, plan)?;
+                Self::item_file(preset, commands, item, &mut left_out, plan)?;
             }
+        }
+        if !left_out.is_empty() {
+            plan.notes.push(crate::plan::RenderNote {
+                preset: preset.name.clone(),
+                message: format!(
+                    "{}: agent and command fields {} has no equivalent for are left out: {}",
+                    preset.name,
+                    preset.label,
+                    left_out.join("; ")
+                ),
+            });
         }
         if let Some(mcp) = &preset.mcp {
             self.mcp(preset, &mcp.shape, lookup, plan)?;
@@ -242,7 +252,7 @@ impl Renderer<'_> {
         rules: &RulesSpec,
         item: &'i Item,
         root_rules: &mut Vec<&'i Item>,
-        unexpressible: &mut Vec<String>,
+        (unexpressible, negations): (&mut Vec<String>, &mut Vec<String>),
         plan: &mut Plan,
     ) -> Result<()> {
         let folder_path = format!("{}/{}{}", rules.dir, item.id, rules.extension);
@@ -268,26 +278,52 @@ impl Renderer<'_> {
         if !in_folder {
             return Ok(());
         }
-        let activation = if rules
+        let mut activation = if rules
             .activations
             .iter()
             .any(|name| name == item.activation.name())
         {
             item.activation
         } else {
+            let body = trim_blank_edges(&item.body);
+            let skill_ids: Vec<&str> = self
+                .items(Kind::Skill)
+                .map(|skill| skill.id.as_str())
+                .collect();
+            if !body.is_empty()
+                && let Some(output) =
+                    fallback::fallback_output(preset, rules, item, &body, &skill_ids)
+            {
+                return plan.add(output);
+            }
             unexpressible.push(format!("{} ({})", item.id, item.activation.name()));
             Activation::Always
         };
-        self.rule_file(preset, rules, item, activation, &folder_path, plan)
+        let (globs, left_out) = crate::scope::output_globs(&item.globs, rules.root_anchored_globs);
+        if activation == Activation::Glob && !left_out.is_empty() {
+            negations.push(format!("{} ({})", item.id, left_out.join(", ")));
+            if globs.is_empty() {
+                // Only exclusions: "everything but these" is closest to always-on.
+                activation = Activation::Always;
+            }
+        }
+        self.rule_file(
+            preset,
+            rules,
+            item,
+            (activation, &globs, &folder_path),
+            plan,
+        )
     }
 
+    /// Writes one rule file at `path` with `activation` and `globs` (already in output form, see
+    /// [`crate::scope::output_globs`]).
     fn rule_file(
         &self,
         preset: &PresetSpec,
         rules: &RulesSpec,
         item: &Item,
-        activation: Activation,
-        path: &str,
+        (activation, globs, path): (Activation, &[String], &str),
         plan: &mut Plan,
     ) -> Result<()> {
         let body = trim_blank_edges(&item.body);
@@ -298,11 +334,7 @@ impl Renderer<'_> {
             ));
             return Ok(());
         }
-        let expanded: Vec<String> = item
-            .globs
-            .iter()
-            .flat_map(|glob| expand_braces(glob))
-            .collect();
+        let expanded: Vec<String> = globs.iter().flat_map(|glob| expand_braces(glob)).collect();
         let yaml = self
             .environment
             .get_template(&rules.frontmatter)
@@ -310,7 +342,7 @@ impl Renderer<'_> {
                 template.render(context! {
                     id => &item.id,
                     activation => activation.name(),
-                    globs => &item.globs,
+                    globs => globs.to_vec(),
                     expanded => expanded,
                     description => item.description.clone().unwrap_or_default(),
                 })
@@ -439,7 +471,7 @@ impl Renderer<'_> {
         if !targets_match(item, &path, std::slice::from_ref(&preset.name)) {
             return Ok(());
         }
-        let yaml = item_frontmatter(item, &skills.keys, true);
+        let yaml = fields::item_frontmatter(item, &skills.keys, true);
         let markdown = Markdown::build(
             Some(&yaml),
             &ensure_newline(&item.body),
@@ -464,26 +496,28 @@ impl Renderer<'_> {
         Ok(())
     }
 
+    /// Writes one agent or command file, translating its fields into the preset's vocabulary;
+    /// what cannot be expressed is added to `left_out` as `<id> (<fields>)`.
     fn item_file(
         preset: &PresetSpec,
         spec: &ItemFilesSpec,
         item: &Item,
+        left_out: &mut Vec<String>,
         plan: &mut Plan,
     ) -> Result<()> {
         let path = format!("{}/{}{}", spec.dir, item.id, spec.extension);
         if !targets_match(item, &path, std::slice::from_ref(&preset.name)) {
             return Ok(());
         }
-        let yaml = if spec.keys.is_empty() {
-            None
-        } else {
-            Some(item_frontmatter(item, &spec.keys, spec.name))
-        };
-        let body = match &yaml {
+        let written = fields::item_file_frontmatter(item, spec);
+        if !written.left_out.is_empty() {
+            left_out.push(format!("{} ({})", item.id, written.left_out.join(", ")));
+        }
+        let body = match &written.yaml {
             Some(_) => ensure_newline(&item.body),
             None => trim_blank_edges(&item.body),
         };
-        let markdown = Markdown::build(yaml.as_deref(), &body, &item.source_path, false);
+        let markdown = Markdown::build(written.yaml.as_deref(), &body, &item.source_path, false);
         plan.add(Output {
             path,
             content: Content::Markdown(markdown),
@@ -505,14 +539,47 @@ impl Renderer<'_> {
         let shape: DocumentShape = shape.parse().map_err(|error: mcp_config::McpConfigError| {
             Error::Usage(format!("preset {}: {error}", preset.name))
         })?;
-        let entries = mcp_config::render_entries(shape, servers, lookup).map_err(|error| {
-            Error::invalid(&self.project.config_relative, None, error.to_string())
-        })?;
+        let (entries, left_out) = mcp_config::render_entries_leaving_out(shape, servers, lookup)
+            .map_err(|error| {
+                Error::invalid(&self.project.config_relative, None, error.to_string())
+            })?;
+        for reason in &left_out {
+            plan.warnings
+                .push(left_out_message(preset, shape.default_path(), reason));
+        }
+        if entries.is_empty() {
+            return Ok(());
+        }
         plan.add(Output {
             path: shape.default_path().to_owned(),
             content: Content::Entries { shape, entries },
             writers: vec![preset.name.clone()],
         })
+    }
+}
+
+/// What `generate` says about an MCP server left out of one assistant's settings document at
+/// `path` (see [`mcp_config::render_entries_leaving_out`]): which server, why, and what to do.
+fn left_out_message(
+    preset: &PresetSpec,
+    path: &str,
+    reason: &mcp_config::McpConfigError,
+) -> String {
+    use mcp_config::McpConfigError::{UnresolvedVariable, UnsupportedTransport};
+    match reason {
+        UnsupportedTransport {
+            server, transport, ..
+        } => format!(
+            "{}: MCP server `{server}` is left out of {path}: {} has no {transport} transport (the other assistants still get it); give the server an `http` url if it has one",
+            preset.name, preset.label
+        ),
+        UnresolvedVariable {
+            variable, server, ..
+        } => format!(
+            "{}: MCP server `{server}` is left out of {path}: it needs `${{{variable}}}`, which is not set, and {} cannot refer to a variable there (it forwards only an `env` value of the same name, `Authorization: Bearer ${{NAME}}` and whole-value headers), so the value would have to be written into the file (the other assistants still get the server); set {variable} and run `ai-rulez generate` again",
+            preset.name, preset.label
+        ),
+        other => format!("{}: {other}", preset.name),
     }
 }
 
@@ -538,73 +605,6 @@ pub(crate) fn targets_match(item: &Item, path: &str, writers: &[String]) -> bool
             || (target.ends_with('/') && path.starts_with(target))
             || crate::scope::target_matches(target, &path)
     })
-}
-
-/// Frontmatter YAML for a skill, agent or command file: the user's own text with ai-rulez keys
-/// (or keys outside `keys`) removed, and `name: <id>` first when `add_name` and none is given.
-fn item_frontmatter(item: &Item, keys: &[String], add_name: bool) -> String {
-    let keep_all = keys.iter().any(|key| key == "*");
-    let dropped: Vec<&str> = item
-        .frontmatter
-        .keys()
-        .map(String::as_str)
-        .filter(|key| {
-            if keep_all {
-                ITEM_FILE_DROPPED_KEYS.contains(key)
-            } else {
-                !keys.iter().any(|kept| kept == key)
-            }
-        })
-        .collect();
-    let wants_name = add_name && (keep_all || keys.iter().any(|key| key == "name"));
-    let prepend = if wants_name && !item.frontmatter.contains_key("name") {
-        vec![format!("name: {}", yaml_string(&item.id))]
-    } else {
-        Vec::new()
-    };
-    let kept: Vec<(&String, &Value)> = item
-        .frontmatter
-        .iter()
-        .filter(|(key, _)| !dropped.contains(&key.as_str()))
-        .collect();
-    let rewritten = rewrite_top_level(item.yaml.as_deref().unwrap_or_default(), &dropped, &prepend);
-    // The text edit keeps the user's formatting; if it does not read back as exactly the kept
-    // keys (an unusual YAML layout), fall back to writing the values out.
-    let mut expected: indexmap::IndexMap<&str, Value> = indexmap::IndexMap::new();
-    if !prepend.is_empty() {
-        expected.insert("name", Value::String(item.id.clone()));
-    }
-    for (key, value) in &kept {
-        expected.insert(key.as_str(), (*value).clone());
-    }
-    let reads_back = frontmatter::parse(
-        &item.source_path,
-        format!("---\n{rewritten}---\n").as_bytes(),
-    )
-    .is_ok_and(|document| {
-        document.values.len() == expected.len()
-            && document
-                .values
-                .iter()
-                .all(|(key, value)| expected.get(key.as_str()) == Some(value))
-    });
-    // Our reader accepts Cursor's bare `globs: *.tsx`, but the assistants parse strict YAML (a
-    // leading `*` is an alias there), so the user's text is only kept when it needs no leniency.
-    if reads_back && frontmatter::is_strict_yaml(&rewritten) {
-        return rewritten;
-    }
-    let mut yaml = String::new();
-    for line in &prepend {
-        yaml.push_str(line);
-        yaml.push('\n');
-    }
-    for (key, value) in kept {
-        yaml.push_str(&yaml_string(key));
-        yaml.push_str(": ");
-        yaml.push_str(&yaml_value(value));
-        yaml.push('\n');
-    }
-    yaml
 }
 
 /// The line under an inline item's heading that says when it applies.

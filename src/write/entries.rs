@@ -15,7 +15,7 @@ impl State<'_> {
         &mut self,
         path: &str,
         shape: DocumentShape,
-        entries: &[Entry],
+        all_entries: &[Entry],
         disk: Option<&[u8]>,
         disk_mode: Option<u32>,
         old: &Manifest,
@@ -29,6 +29,30 @@ impl State<'_> {
             ),
         };
         let recorded: Vec<MergedEntry> = old.merged.get(path).cloned().unwrap_or_default();
+        // `--check` renders without the environment, so it cannot tell whether `generate` had
+        // the variables an entry needed resolved; `generate` leaves such an entry out when one
+        // is unset. An entry that is neither on disk nor recorded is therefore not drift.
+        let mut entries: Vec<&Entry> = Vec::with_capacity(all_entries.len());
+        for entry in all_entries {
+            let maybe_left_out = !self.secrets_resolved
+                && entry.holds_resolved_secret
+                && !recorded.iter().any(|known| known.key == entry.key);
+            let keep = match &text {
+                _ if !maybe_left_out => true,
+                Some(text) => mcp_config::disk_entry_digest(shape, text, &entry.key, None)
+                    .map_err(mcp_error(path))?
+                    .is_some(),
+                None => false,
+            };
+            if keep {
+                entries.push(entry);
+            }
+        }
+        if entries.is_empty() && text.is_none() {
+            return Ok(());
+        }
+        let entries: Vec<Entry> = entries.into_iter().cloned().collect();
+        let entries = entries.as_slice();
         let mut conflicts = Vec::new();
         let mut stale = false;
         for entry in entries {

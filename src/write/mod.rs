@@ -8,6 +8,7 @@ mod bookkeeping;
 mod disk;
 mod entries;
 mod extras;
+mod links;
 mod orphans;
 mod section;
 
@@ -126,6 +127,9 @@ pub struct Report {
     pub changes: Vec<Change>,
     /// Warnings (kept files, ...).
     pub warnings: Vec<String>,
+    /// Output paths holding a symlink to another output (`AGENTS.md -> CLAUDE.md`), kept as
+    /// they are and not written, recorded or pinned; sorted by path.
+    pub kept_links: Vec<String>,
 }
 
 impl Report {
@@ -177,6 +181,7 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         report: Report {
             changes: Vec::new(),
             warnings: manifest_warnings,
+            kept_links: Vec::new(),
         },
         operations: Vec::new(),
         manifest: Manifest::default(),
@@ -192,7 +197,20 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         for chunk in outputs.chunks(4096) {
             let found = disk::read_outputs(settings.dir, chunk);
             for (output, found) in chunk.iter().zip(found) {
-                state.output(&output.path, &output.content, found?, &old_manifest)?;
+                let found = match found {
+                    Ok(found) => found,
+                    // A link to another output (`AGENTS.md -> CLAUDE.md`) is kept and left out
+                    // of the manifest and the ignore block: the target is written instead.
+                    Err(error) => match links::kept_link(settings.dir, plan, &output.path)? {
+                        Some(kept) => {
+                            state.report.kept_links.push(output.path.clone());
+                            state.report.warnings.extend(kept.warning);
+                            continue;
+                        }
+                        None => return Err(error),
+                    },
+                };
+                state.output(&output.path, &output.content, found, &old_manifest)?;
             }
         }
     }

@@ -452,8 +452,10 @@ fn b11_unquoted_cursor_glob_loads_and_round_trips() {
     );
     assert_eq!(reread.values["alwaysApply"], json!(false));
     assert!(reread.body.contains("Use function components."));
+    // Claude Code reads a slash-less pattern at the root only, so it gets ai-rulez's any-depth
+    // meaning spelled out.
     let claude = parse_generated(&project, ".claude/rules/react.md");
-    assert_eq!(claude.values["paths"], json!(["*.tsx"]));
+    assert_eq!(claude.values["paths"], json!(["**/*.tsx"]));
     assert!(claude.body.contains("Use function components."));
 }
 

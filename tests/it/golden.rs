@@ -441,8 +441,8 @@ fn clean_keeps_the_users_gitignore_lines_and_drops_only_the_block() {
         format!(
             "{USER_GITIGNORE}\n# BEGIN ai-rulez (managed by `ai-rulez generate`; edit .ai-rulez/config.toml instead)\n\
              .ai-rulez-*.tmp\n/.ai-rulez/.generated-manifest.json\n/.ai-rulez/.generated-manifest.pending.json\n/.ai-rulez/local/\n/.claude/agents/tester.md\n/.claude/commands/ship.md\n\
-             /.claude/rules/always.md\n/.claude/rules/migrations.md\n/.claude/rules/release.md\n\
-             /.claude/rules/typescript.md\n/.claude/skills/reviewer/SKILL.md\n\
+             /.claude/rules/always.md\n\
+             /.claude/rules/typescript.md\n/.claude/skills/migrations/SKILL.md\n/.claude/skills/release/SKILL.md\n/.claude/skills/reviewer/SKILL.md\n\
              /.claude/skills/reviewer/references/checklist.md\n/.claude/skills/reviewer/scripts/run.sh\n\
              /.mcp.json\n/CLAUDE.md\n# END ai-rulez\n"
         )

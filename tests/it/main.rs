@@ -21,6 +21,7 @@ mod lock;
 mod mcp;
 mod mcp_registry;
 mod memory;
+mod preset_outputs;
 mod review;
 mod robustness;
 mod selection;

@@ -103,6 +103,11 @@ fn b60_always_on_note_is_said_when_the_files_change_not_on_every_check() {
         ".ai-rulez/rules/release.md",
         "---\nactivation: manual\ndescription: Release steps\n---\n# Release\n\nTag it.\n",
     );
+    // Claude Code gets a manual rule as a skill, unless a skill of the same id takes that place.
+    project.write(
+        ".ai-rulez/skills/release/SKILL.md",
+        "---\nname: release\ndescription: Cut a release.\n---\nRun the release script.\n",
+    );
     let note = "warning: claude: 1 rule uses an activation Claude Code cannot express and is written always-on: release (manual)";
     let first = project.run(&["generate"]);
     first.expect_code(0);

@@ -79,6 +79,7 @@ pub fn validate(start: &Path, warnings: &mut Vec<String>) -> Result<Report> {
     checker.descriptions();
     checker.globs();
     checker.rendered_outputs(warnings);
+    checker.agent_and_command_fields();
     checker.repository_traps();
     let Checker { report, texts, .. } = checker;
     Ok(finish(&project, report, &texts))

@@ -12,6 +12,51 @@ use crate::project;
 const CLAUDE_SKILL_LISTING_CHARS: usize = 1_536;
 
 impl Checker<'_> {
+    /// AR315 for each agent or command field an enabled preset cannot express: the same
+    /// translation `generate` makes (see `presets::fields`), one finding per item and preset.
+    pub(super) fn agent_and_command_fields(&mut self) {
+        let mut ignored = Vec::new();
+        let Ok(specs) = presets::select(&self.project.config.presets, &mut ignored) else {
+            return;
+        };
+        for item in &self.project.tree.items {
+            for spec in &specs {
+                let files = match item.kind {
+                    Kind::Agent => spec.agents.as_ref(),
+                    Kind::Command => spec.commands.as_ref(),
+                    _ => None,
+                };
+                let Some(files) = files else {
+                    continue;
+                };
+                let written = presets::fields::item_file_frontmatter(item, files);
+                if written.left_out.is_empty() {
+                    continue;
+                }
+                self.push(
+                    "AR315",
+                    &item.source_path,
+                    None,
+                    "",
+                    format!(
+                        "{} ({}) has no equivalent for {}; generate leaves {} out of {}/{}{}",
+                        spec.label,
+                        spec.name,
+                        written.left_out.join(", "),
+                        if written.left_out.len() == 1 {
+                            "it"
+                        } else {
+                            "them"
+                        },
+                        files.dir,
+                        item.id,
+                        files.extension
+                    ),
+                );
+            }
+        }
+    }
+
     /// AR964 on what `generate` would write for every enabled preset.
     pub(super) fn rendered_outputs(&mut self, warnings: &mut Vec<String>) {
         let mut ignored = Vec::new();
