@@ -93,7 +93,8 @@ INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 def start(root):
-    return subprocess.Popen([binary, "mcp"], cwd=root, stdin=subprocess.PIPE,
+    # Every toolset, so the listing carries the whole surface (the default serves `read` only).
+    return subprocess.Popen([binary, "mcp", "--toolsets", "read,author,admin,learn,memory"], cwd=root, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
 big = project("monorepo", monorepo)
