@@ -11,9 +11,12 @@ use crate::error::{Error, InvalidKind, Result};
 use crate::frontmatter::{self, Document};
 
 mod notices;
+mod own_file;
+
+pub(crate) use own_file::{root_rule_from_bytes, root_rule_position};
 
 /// Largest content file read, in bytes (8 MiB), so a stray binary cannot exhaust memory.
-const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// Folders of a skill that are copied verbatim next to its SKILL.md.
 const SKILL_RESOURCE_FOLDERS: [&str; 3] = ["references", "scripts", "assets"];
 /// Why a symlink in the tree is refused.

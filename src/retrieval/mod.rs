@@ -256,6 +256,40 @@ impl Catalog {
         }
     }
 
+    /// This catalog with `items` (root-layer rule files just written by this process, as
+    /// [`crate::content::root_rule_from_bytes`] reads them) put into the project's tree where
+    /// loading would put them. A rule that is not active is never served, so only the positions
+    /// of the items after it move; an active one changes the view, so the catalog is built again
+    /// from the tree in memory (with `load_problems`, the load errors it was built with).
+    /// `None` when the project is still shared elsewhere (the caller reloads it).
+    #[must_use]
+    pub(crate) fn with_root_rules(
+        mut self,
+        items: Vec<Item>,
+        load_problems: &[String],
+    ) -> Option<Self> {
+        let project = Arc::get_mut(&mut self.project)?;
+        let mut view_changed = false;
+        for item in items {
+            view_changed |= item.is_active();
+            let position = crate::content::root_rule_position(
+                &project.tree.items,
+                &project.config_relative,
+                &item.source_path,
+            );
+            project.tree.items.insert(position, item);
+            for moved in self.view.iter_mut().chain(self.rules.iter_mut()) {
+                if *moved >= position {
+                    *moved += 1;
+                }
+            }
+        }
+        if view_changed {
+            return Some(Self::new(self.project, load_problems.to_vec()));
+        }
+        Some(self)
+    }
+
     /// The active rules of the default view that pass `keep` and hold at least `least` of
     /// `terms` (stemmed search terms) in their title, triggers, description or body, in
     /// priority order. Checking `keep` first and the index second costs a slice comparison and
