@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::similarity::{self, Relation, Statement};
 use super::{day, draft, ledger};
-use crate::content::{Item, Kind};
+use crate::content::Kind;
 use crate::error::{Error, Result};
 use crate::retrieval::Catalog;
 use comments::{ReviewComment, Skip};
@@ -392,20 +392,20 @@ fn known_rule(catalog: &Catalog, body: &str) -> Option<String> {
     }
     let outside_view = items
         .iter()
-        .zip(&in_view)
-        .filter(|(item, seen)| item.kind == Kind::Rule && !**seen)
-        .map(|(item, _)| item);
+        .enumerate()
+        .filter(|(position, item)| item.kind == Kind::Rule && !in_view[*position])
+        .map(|(position, _)| position);
     catalog
         .rules_holding(&statement.terms, least, |_| true)
         .into_iter()
         .chain(outside_view)
-        .filter(|item: &&Item| {
+        .filter(|position| {
             matches!(
-                similarity::relation(&statement, &item.title, &item.body),
+                similarity::relation_to(&statement, catalog.rule_lines(*position)),
                 Some(Relation::Duplicate(_))
             )
         })
-        .map(|item| item.id.clone())
+        .map(|position| items[position].id.clone())
         .min()
 }
 
