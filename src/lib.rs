@@ -35,6 +35,7 @@ pub(crate) mod manifest;
 pub(crate) mod markdown;
 pub(crate) mod mcp;
 pub(crate) mod mcp_config;
+pub(crate) mod parallel;
 pub(crate) mod plan;
 pub(crate) mod portable;
 pub(crate) mod presets;

@@ -2,6 +2,7 @@
 //! describing where its files go and which frontmatter template each rule file uses. The writers
 //! in [`render`] serve every spec; adding an assistant is a new spec file, not new Rust.
 
+mod frontmatter_memo;
 pub(crate) mod render;
 
 use serde::Deserialize;

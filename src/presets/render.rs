@@ -9,6 +9,7 @@ use minijinja::{Environment, UndefinedBehavior, context, syntax::SyntaxConfig};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::frontmatter_memo::FrontmatterMemo;
 use super::{ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES};
 use crate::config::RulesMode;
 use crate::content::{Activation, Item, Kind};
@@ -18,7 +19,6 @@ use crate::markdown;
 use crate::mcp_config::{self, DocumentShape};
 use crate::plan::{Content, Markdown, Output, Plan};
 use crate::project::{Project, View};
-use crate::scope::expand_braces;
 
 /// Keys dropped from skill, agent and command frontmatter: ai-rulez reads them, assistants don't.
 const ITEM_FILE_DROPPED_KEYS: [&str; 12] = [
@@ -48,10 +48,18 @@ pub(crate) fn render(
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Plan> {
     let environment = template_environment()?;
+    let frontmatter = FrontmatterMemo::new(
+        &environment,
+        presets
+            .iter()
+            .filter_map(|preset| preset.rules.as_ref())
+            .map(|rules| rules.frontmatter.as_str()),
+    );
     let renderer = Renderer {
         project,
         view,
         environment,
+        frontmatter,
         root_writers: root_writers(presets),
     };
     let mut plan = Plan::default();
@@ -138,7 +146,18 @@ struct Renderer<'a> {
     project: &'a Project,
     view: &'a View<'a>,
     environment: Environment<'static>,
+    /// Rule frontmatter rendered once per distinct input (see [`FrontmatterMemo`]).
+    frontmatter: FrontmatterMemo,
     root_writers: BTreeMap<String, Vec<String>>,
+}
+
+/// A rule or context item to be written as a file of a preset's rules folder.
+struct RuleFile<'i> {
+    item: &'i Item,
+    /// The activation written (the item's, or always-on when the preset cannot express it).
+    activation: Activation,
+    /// Project-relative output path.
+    path: String,
 }
 
 /// One item as the root template shows it.
@@ -159,24 +178,23 @@ impl Renderer<'_> {
         let mut unexpressible: Vec<String> = Vec::new();
         let mut root_rules: Vec<&Item> = Vec::new();
         if let Some(rules) = &preset.rules {
+            let mut files: Vec<RuleFile<'_>> = Vec::new();
             for item in self.items(Kind::Rule) {
-                self.rule(
-                    preset,
-                    rules,
-                    item,
-                    &mut root_rules,
-                    &mut unexpressible,
-                    plan,
-                )?;
+                files.extend(self.rule(preset, rules, item, &mut root_rules, &mut unexpressible));
             }
             if rules.context {
                 for item in self.items(Kind::Context) {
                     let path = format!("{}/context-{}{}", rules.dir, item.id, rules.extension);
                     if targets_match(item, &path, std::slice::from_ref(&preset.name)) {
-                        self.rule_file(preset, rules, item, Activation::Always, &path, plan)?;
+                        files.push(RuleFile {
+                            item,
+                            activation: Activation::Always,
+                            path,
+                        });
                     }
                 }
             }
+            self.rule_files(preset, rules, &files, plan)?;
         } else {
             root_rules.extend(self.items(Kind::Rule));
         }
@@ -235,7 +253,8 @@ impl Renderer<'_> {
             .filter(move |item| item.kind == kind)
     }
 
-    /// Places one rule: in the rules folder, or (when targeted there, or inline mode) in the root.
+    /// Places one rule: in the rules folder (returned, to be rendered with the others), or (when
+    /// targeted there, or inline mode) in the root.
     fn rule<'i>(
         &self,
         preset: &PresetSpec,
@@ -243,8 +262,7 @@ impl Renderer<'_> {
         item: &'i Item,
         root_rules: &mut Vec<&'i Item>,
         unexpressible: &mut Vec<String>,
-        plan: &mut Plan,
-    ) -> Result<()> {
+    ) -> Option<RuleFile<'i>> {
         let folder_path = format!("{}/{}{}", rules.dir, item.id, rules.extension);
         let in_folder = targets_match(item, &folder_path, std::slice::from_ref(&preset.name));
         let in_root = preset.root.as_ref().is_some_and(|root| {
@@ -263,10 +281,10 @@ impl Renderer<'_> {
         let to_root = in_root && (inline_default || !in_folder);
         if to_root {
             root_rules.push(item);
-            return Ok(());
+            return None;
         }
         if !in_folder {
-            return Ok(());
+            return None;
         }
         let activation = if rules
             .activations
@@ -278,43 +296,66 @@ impl Renderer<'_> {
             unexpressible.push(format!("{} ({})", item.id, item.activation.name()));
             Activation::Always
         };
-        self.rule_file(preset, rules, item, activation, &folder_path, plan)
+        Some(RuleFile {
+            item,
+            activation,
+            path: folder_path,
+        })
     }
 
+    /// Renders every file of `files` (on several threads for a large project) and adds them to
+    /// `plan` in the order of `files`, with their warnings.
+    ///
+    /// Errors: the first template failure or path conflict, in that order.
+    fn rule_files(
+        &self,
+        preset: &PresetSpec,
+        rules: &RulesSpec,
+        files: &[RuleFile<'_>],
+        plan: &mut Plan,
+    ) -> Result<()> {
+        let rendered = crate::parallel::map_in_order(files, |file| {
+            let mut warnings = Vec::new();
+            let output = self.rule_file(preset, rules, file, &mut warnings);
+            (output, warnings)
+        });
+        for (output, mut warnings) in rendered {
+            let output = output?;
+            plan.warnings.append(&mut warnings);
+            if let Some(output) = output {
+                plan.add(output)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The output of one rule or context file (`None` for an empty body, with a warning), and
+    /// its warnings (limits of the assistant) in `warnings`.
+    ///
+    /// Errors: a template failure.
     fn rule_file(
         &self,
         preset: &PresetSpec,
         rules: &RulesSpec,
-        item: &Item,
-        activation: Activation,
-        path: &str,
-        plan: &mut Plan,
-    ) -> Result<()> {
+        file: &RuleFile<'_>,
+        warnings: &mut Vec<String>,
+    ) -> Result<Option<Output>> {
+        let RuleFile {
+            item,
+            activation,
+            path,
+        } = file;
         let body = trim_blank_edges(&item.body);
         if body.is_empty() {
-            plan.warnings.push(format!(
+            warnings.push(format!(
                 "{}: empty body; no {} file is written",
                 item.source_path, preset.label
             ));
-            return Ok(());
+            return Ok(None);
         }
-        let expanded: Vec<String> = item
-            .globs
-            .iter()
-            .flat_map(|glob| expand_braces(glob))
-            .collect();
         let yaml = self
-            .environment
-            .get_template(&rules.frontmatter)
-            .and_then(|template| {
-                template.render(context! {
-                    id => &item.id,
-                    activation => activation.name(),
-                    globs => &item.globs,
-                    expanded => expanded,
-                    description => item.description.clone().unwrap_or_default(),
-                })
-            })
+            .frontmatter
+            .render(&self.environment, &rules.frontmatter, item, *activation)
             .map_err(template_error)?;
         let frontmatter = (!yaml.trim().is_empty()).then_some(yaml);
         let body = if frontmatter.is_some() {
@@ -323,12 +364,12 @@ impl Renderer<'_> {
             body
         };
         let markdown = Markdown::build(frontmatter.as_deref(), &body, &item.source_path, false);
-        check_limits(path, &markdown.bytes, rules, &mut plan.warnings);
-        plan.add(Output {
-            path: path.to_owned(),
+        check_limits(path, &markdown.bytes, rules, warnings);
+        Ok(Some(Output {
+            path: path.clone(),
             content: Content::Markdown(markdown),
             writers: vec![preset.name.clone()],
-        })
+        }))
     }
 
     fn root(

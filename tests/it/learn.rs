@@ -436,7 +436,10 @@ fn an_auto_activated_rule_is_served_by_the_next_call() {
             .collect::<Vec<_>>()
     };
     let first_reply = sent(&mut server);
-    assert_eq!(first_reply, ["keep-database-migrations-reversible", "safety"]);
+    assert_eq!(
+        first_reply,
+        ["keep-database-migrations-reversible", "safety"]
+    );
     server.finish();
     // A fresh server (a full load) serves the same.
     let mut fresh = learner(&project);

@@ -21,6 +21,7 @@ mod mcp;
 mod mcp_registry;
 mod review;
 mod robustness;
+mod scale;
 mod silent_mistakes;
 mod stdio_client;
 mod support;
