@@ -69,6 +69,11 @@ pub struct Info {
     pub mode: u32,
     /// Modification time as (seconds, nanoseconds) since the epoch.
     pub modified: (i64, i64),
+    /// Status change time as (seconds, nanoseconds) since the epoch: moved on by every write,
+    /// rename and `touch`, and not settable by a program (unlike `modified`).
+    pub changed: (i64, i64),
+    /// The inode number (a replaced file gets a new one).
+    pub inode: u64,
 }
 
 /// A handle on a project's root folder. Cheap to share between threads; every method is
@@ -125,6 +130,20 @@ impl ProjectDir {
     /// Errors: [`Error::Refused`] for a symlink on the way or at the path, for anything but a
     /// regular file (a folder, a pipe, a device), or for a file over `max_bytes`; other I/O.
     pub fn read(&self, relative: &str, max_bytes: u64) -> Result<Option<(Vec<u8>, u32)>> {
+        Ok(self
+            .read_with_info(relative, max_bytes)?
+            .map(|(bytes, info)| (bytes, info.mode)))
+    }
+
+    /// Like [`ProjectDir::read`], with what the open file was (size, times, inode, permission
+    /// bits) just before it was read.
+    ///
+    /// Errors: as [`ProjectDir::read`].
+    pub fn read_with_info(
+        &self,
+        relative: &str,
+        max_bytes: u64,
+    ) -> Result<Option<(Vec<u8>, Info)>> {
         check_relative(relative)?;
         // O_NONBLOCK: opening a pipe must not wait for a writer; the type is checked right after.
         let file = match resolve::open_beneath(
@@ -165,7 +184,7 @@ impl ProjectDir {
                 format!("grew over the {max_bytes}-byte limit while being read; move it away"),
             ));
         }
-        Ok(Some((bytes, info.mode)))
+        Ok(Some((bytes, info)))
     }
 
     /// Lists the folder at `relative` (empty string: the root), sorted by name; `None` when it
@@ -506,6 +525,11 @@ fn info_of(stat: &rustix::fs::Stat) -> Info {
             stat.st_mtime,
             i64::try_from(stat.st_mtime_nsec).unwrap_or(0),
         ),
+        changed: (
+            stat.st_ctime,
+            i64::try_from(stat.st_ctime_nsec).unwrap_or(0),
+        ),
+        inode: stat.st_ino,
     }
 }
 

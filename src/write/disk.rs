@@ -2,10 +2,15 @@
 //! and applying the computed operations in an order that a crash at any instant cannot turn into
 //! a lost file or a forgotten one (see [`perform_all`]).
 
+use std::borrow::Cow;
+
 use crate::confined_fs::{self, ProjectDir};
 use crate::error::{Error, Result};
+use crate::hash::sha256_tagged;
 use crate::manifest::Manifest;
+use crate::plan::Content;
 
+use super::stat_cache::{Observed, Stats};
 use super::{Operation, Settings};
 
 /// Largest file ai-rulez reads at an output path (64 MiB): nothing it generates comes close, and
@@ -82,33 +87,70 @@ pub(super) fn read_output(dir: &ProjectDir, relative: &str) -> Result<Option<(Ve
     dir.read(relative, MAX_OUTPUT_BYTES)
 }
 
-/// What is at one output path: (bytes, permission bits), `None` when absent.
-pub(super) type Found = Result<Option<(Vec<u8>, u32)>>;
+/// What a run knows of one output path.
+pub(super) struct Seen<'a> {
+    /// (bytes, permission bits) on disk, `None` when absent. For a file the stat record
+    /// proves to hold exactly the planned bytes, those bytes (borrowed from the plan) stand for
+    /// the file, which is not read.
+    pub found: Result<Option<(Cow<'a, [u8]>, u32)>>,
+    /// What to record for the file, when it holds exactly the planned bytes and has settled.
+    pub observed: Option<Observed>,
+}
 
-/// Reads what is on disk at every output path (see [`read_output`]), on two threads: the work is
-/// system calls, and a large project has hundreds of thousands of outputs. Results are in the
-/// order of `outputs`.
-pub(super) fn read_outputs(dir: &ProjectDir, outputs: &[&crate::plan::Output]) -> Vec<Found> {
-    let half = outputs.len().div_ceil(2);
-    let (first, second) = outputs.split_at(half);
-    let read_all = |part: &[&crate::plan::Output]| -> Vec<Found> {
-        part.iter()
-            .map(|output| read_output(dir, &output.path))
-            .collect()
+/// What is on disk at every output path, on two threads: the work is system calls, and a large
+/// project has hundreds of thousands of outputs. A whole-file output whose record in `stats`
+/// still matches the file (see [`super::stat_cache`]) and names the planned bytes is not read.
+/// `now` is the clock when the run started (seconds, nanoseconds). Results are in the order of
+/// `outputs`.
+pub(super) fn read_outputs<'a>(
+    dir: &ProjectDir,
+    outputs: &[&'a crate::plan::Output],
+    stats: &Stats,
+    now: (i64, i64),
+) -> Vec<Seen<'a>> {
+    crate::parallel::map_in_order(outputs, |output| see_output(dir, output, stats, now))
+}
+
+fn see_output<'a>(
+    dir: &ProjectDir,
+    output: &'a crate::plan::Output,
+    stats: &Stats,
+    now: (i64, i64),
+) -> Seen<'a> {
+    let planned: Option<&'a [u8]> = match &output.content {
+        Content::Markdown(markdown) => Some(&markdown.bytes),
+        Content::Verbatim { bytes, .. } => Some(bytes),
+        Content::Entries { .. } => None,
     };
-    std::thread::scope(|scope| {
-        let worker = scope.spawn(|| read_all(second));
-        let mut results = read_all(first);
-        match worker.join() {
-            Ok(rest) => results.extend(rest),
-            Err(_) => results.extend(second.iter().map(|_| {
-                Err(Error::Usage(
-                    "a reader thread stopped unexpectedly".to_owned(),
-                ))
-            })),
+    if let (Some(planned), Some(recorded)) = (planned, stats.get(&output.path))
+        && recorded.digest == sha256_tagged(planned)
+        && let Ok(Some(info)) = dir.info(&output.path)
+        && recorded.matches(&info)
+    {
+        return Seen {
+            found: Ok(Some((Cow::Borrowed(planned), info.mode))),
+            observed: Some(recorded.clone()),
+        };
+    }
+    match dir.read_with_info(&output.path, MAX_OUTPUT_BYTES) {
+        Ok(Some((bytes, info))) => {
+            let observed = planned
+                .filter(|planned| *planned == bytes.as_slice())
+                .and_then(|planned| Observed::of(&info, sha256_tagged(planned), now));
+            Seen {
+                found: Ok(Some((Cow::Owned(bytes), info.mode))),
+                observed,
+            }
         }
-        results
-    })
+        Ok(None) => Seen {
+            found: Ok(None),
+            observed: None,
+        },
+        Err(error) => Seen {
+            found: Err(error),
+            observed: None,
+        },
+    }
 }
 
 /// The permission bits of a file, if one is there.

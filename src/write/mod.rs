@@ -10,6 +10,7 @@ mod entries;
 mod extras;
 mod orphans;
 mod section;
+mod stat_cache;
 
 use std::borrow::Cow;
 
@@ -22,6 +23,7 @@ use crate::plan::{Content, Markdown, Plan};
 pub(crate) use disk::write_file;
 use disk::{perform_all, read_manifest};
 pub(crate) use section::section_body;
+pub(crate) use stat_cache::FILE_NAME as OUTPUT_STATS_FILE;
 
 /// What to do with the analysis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,13 +188,24 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         refused_content: std::collections::BTreeMap::new(),
         originals: Vec::new(),
     };
+    let stats_path = stat_cache::path_for(&settings.manifest_path)
+        .filter(|_| plan.outputs.len() >= stat_cache::LEAST_OUTPUTS);
+    let recorded = match (&stats_path, settings.clean) {
+        (Some(path), false) => stat_cache::load(settings.dir, path),
+        _ => stat_cache::Stats::new(),
+    };
+    let mut observed = stat_cache::Stats::new();
     if !settings.clean {
         // Read in chunks on two threads, analysed in order: bounded memory, half the wait.
         let outputs: Vec<&crate::plan::Output> = plan.outputs.values().collect();
+        let now = stat_cache::now();
         for chunk in outputs.chunks(4096) {
-            let found = disk::read_outputs(settings.dir, chunk);
-            for (output, found) in chunk.iter().zip(found) {
-                state.output(&output.path, &output.content, found?, &old_manifest)?;
+            let seen = disk::read_outputs(settings.dir, chunk, &recorded, now);
+            for (output, seen) in chunk.iter().zip(seen) {
+                if let Some(facts) = seen.observed {
+                    observed.insert(output.path.clone(), facts);
+                }
+                state.output(&output.path, &output.content, seen.found?, &old_manifest)?;
             }
         }
     }
@@ -231,6 +244,21 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
             union.to_text()
         });
         perform_all(settings, &state.operations, journal.as_deref())?;
+        // Kept only where git ignores it (the managed block lists `.ai-rulez/local/`), so it
+        // never shows up as a new file to commit.
+        if let Some(path) = &stats_path
+            && !settings.clean
+            && observed != recorded
+            && (settings.gitignore
+                || crate::git::is_ignored(settings.dir.root(), path).unwrap_or(false))
+        {
+            // Only a hint for the next run: failing to keep it costs that run time, not
+            // correctness, so it never fails this one.
+            settings
+                .dir
+                .write(path, stat_cache::to_text(&observed).as_bytes(), 0o644)
+                .ok();
+        }
     }
     Ok(state.report)
 }
@@ -268,7 +296,7 @@ impl<'a> State<'a> {
         &mut self,
         path: &str,
         content: &'a Content,
-        found: Option<(Vec<u8>, u32)>,
+        found: Option<(Cow<'_, [u8]>, u32)>,
         old: &Manifest,
     ) -> Result<()> {
         let disk_mode = found.as_ref().map(|(_, mode)| *mode);

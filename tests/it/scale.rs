@@ -74,3 +74,56 @@ fn a_folder_of_many_rules_renders_every_file_as_one_by_one() {
     }
     many.run(&["generate", "--check"]).expect_code(0);
 }
+
+/// The record of output stats lets a no-op run skip reading unchanged outputs, but an edit is
+/// always seen: here one output is rewritten in place with bytes of the same length and its
+/// modification time put back to the exact nanosecond, so only the status-change time (which no
+/// program can set back) tells; `generate --check` still reports the edit.
+#[test]
+fn an_output_edited_in_place_with_its_size_and_time_kept_is_still_seen() {
+    let project = many_rules(300);
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"p\"\npresets = [\"claude\", \"cursor\"]\ngitignore = true\n",
+    );
+    project.run(&["generate"]).expect_code(0);
+    // A file is recorded only once it has not changed for two seconds.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    project.run(&["generate"]).expect_code(0);
+    let stats = project.read(".ai-rulez/local/output-stats");
+    // The header, the 600 rule files and CLAUDE.md.
+    assert_eq!(stats.lines().count(), 1 + 601, "{stats}");
+    assert!(
+        stats.starts_with("ai-rulez output stats 1\nsha256:"),
+        "{stats}"
+    );
+    let path = ".claude/rules/r007.md";
+    let before = project.read(path);
+    let edited = before.replace("Rule 7 body.", "Rule 8 body.");
+    assert_eq!(edited.len(), before.len());
+    let file = fs_err::OpenOptions::new()
+        .write(true)
+        .open(project.path().join(path))
+        .expect("open");
+    let modified = file
+        .metadata()
+        .expect("metadata")
+        .modified()
+        .expect("mtime");
+    let inode = std::os::unix::fs::MetadataExt::ino(&file.metadata().expect("metadata"));
+    std::io::Write::write_all(&mut &file, edited.as_bytes()).expect("write in place");
+    file.file()
+        .set_modified(modified)
+        .expect("put the time back");
+    let after = file.metadata().expect("metadata");
+    assert_eq!(after.modified().expect("mtime"), modified);
+    assert_eq!(std::os::unix::fs::MetadataExt::ino(&after), inode);
+    drop(file);
+    let check = project.run(&["generate", "--check"]);
+    check.expect_code(2);
+    assert!(
+        check.stdout().contains(&format!("edited: {path}")),
+        "{}",
+        check.stdout()
+    );
+}
