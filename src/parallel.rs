@@ -17,23 +17,31 @@ const MOST_THREADS: usize = 4;
 ///
 /// A panic in `work` is resumed on the calling thread once every thread has stopped.
 pub(crate) fn map_in_order<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    map_runs_in_order(items, |run| run.iter().map(&work).collect())
+}
+
+/// Like [`map_in_order`], for work that keeps state along a run (for example a folder handle
+/// reused while consecutive items lie in the same folder): `work` gets one contiguous run of
+/// `items` and returns one result per item of the run, in order.
+pub(crate) fn map_runs_in_order<T: Sync, R: Send>(
+    items: &[T],
+    work: impl Fn(&[T]) -> Vec<R> + Sync,
+) -> Vec<R> {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let threads = cores
         .min(MOST_THREADS)
         .min(items.len() / LEAST_ITEMS_PER_THREAD)
         .max(1);
     if threads == 1 {
-        return items.iter().map(&work).collect();
+        return work(items);
     }
     let run_length = items.len().div_ceil(threads);
     let mut runs = items.chunks(run_length);
     let first = runs.next().unwrap_or_default();
     let work = &work;
     std::thread::scope(|scope| {
-        let others: Vec<_> = runs
-            .map(|run| scope.spawn(move || run.iter().map(work).collect::<Vec<R>>()))
-            .collect();
-        let mut results: Vec<R> = first.iter().map(work).collect();
+        let others: Vec<_> = runs.map(|run| scope.spawn(move || work(run))).collect();
+        let mut results: Vec<R> = work(first);
         results.reserve(items.len() - results.len());
         for other in others {
             match other.join() {

@@ -115,6 +115,13 @@ impl ProjectDir {
     /// plain relative path; other I/O errors.
     pub fn info(&self, relative: &str) -> Result<Option<Info>> {
         let (folder, name) = split_checked(relative)?;
+        if folder.is_empty() {
+            // Directly in this folder: no folder to open first.
+            return match rustix::fs::statat(&self.handle, name, AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(stat) => Ok(Some(info_of(&stat))),
+                Err(errno) => absent_or(relative, "reading", errno),
+            };
+        }
         let parent = match resolve::open_folder(self.handle.as_fd(), folder) {
             Ok(parent) => parent,
             Err(errno) => return absent_or(relative, "reading", errno),
@@ -122,6 +129,24 @@ impl ProjectDir {
         match rustix::fs::statat(&parent, name, AtFlags::SYMLINK_NOFOLLOW) {
             Ok(stat) => Ok(Some(info_of(&stat))),
             Err(errno) => absent_or(relative, "reading", errno),
+        }
+    }
+
+    /// The folder at `relative` as a handle of its own, for many accesses to the entries in it
+    /// without resolving its path again for each; `None` when it is absent. It is as confined
+    /// as this one: it was opened without passing a symlink or `..`, and every access through
+    /// it is confined beneath it. Paths it takes and names are relative to it.
+    ///
+    /// Errors: [`Error::Refused`] when the folder is or passes through a symlink or a file;
+    /// other I/O.
+    pub fn folder(&self, relative: &str) -> Result<Option<ProjectDir>> {
+        check_relative(relative)?;
+        match resolve::open_folder(self.handle.as_fd(), relative) {
+            Ok(handle) => Ok(Some(ProjectDir {
+                root: self.root.join(relative),
+                handle,
+            })),
+            Err(errno) => absent_or(relative, "opening", errno),
         }
     }
 

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::confined_fs::{self, ProjectDir};
+use crate::confined_fs::{self, Info, ProjectDir};
 use crate::error::{Error, Result};
 use crate::hash::sha256_tagged;
 use crate::manifest::Manifest;
@@ -108,7 +108,32 @@ pub(super) fn read_outputs<'a>(
     stats: &Stats,
     now: (i64, i64),
 ) -> Vec<Seen<'a>> {
-    crate::parallel::map_in_order(outputs, |output| see_output(dir, output, stats, now))
+    crate::parallel::map_runs_in_order(outputs, |run| {
+        // Outputs come sorted by path, so a run visits each folder once: its handle is opened
+        // once for all the files in it that only need a look at their stats.
+        let mut folder: Option<(&str, Option<ProjectDir>)> = None;
+        run.iter()
+            .map(|output| see_output(dir, output, stats, now, &mut folder))
+            .collect()
+    })
+}
+
+/// The facts of the output at `path`, looked up through `folder` (the handle of the last
+/// folder visited, replaced when `path` lies in another); `None` when they cannot be had (the
+/// caller then reads the file, which reports any problem).
+fn output_info<'p>(
+    dir: &ProjectDir,
+    path: &'p str,
+    folder: &mut Option<(&'p str, Option<ProjectDir>)>,
+) -> Option<Info> {
+    let Some((parent, name)) = path.rsplit_once('/') else {
+        return dir.info(path).ok().flatten();
+    };
+    if folder.as_ref().is_none_or(|(open, _)| *open != parent) {
+        *folder = Some((parent, dir.folder(parent).ok().flatten()));
+    }
+    let (_, handle) = folder.as_ref()?;
+    handle.as_ref()?.info(name).ok().flatten()
 }
 
 fn see_output<'a>(
@@ -116,6 +141,7 @@ fn see_output<'a>(
     output: &'a crate::plan::Output,
     stats: &Stats,
     now: (i64, i64),
+    folder: &mut Option<(&'a str, Option<ProjectDir>)>,
 ) -> Seen<'a> {
     let planned: Option<&'a [u8]> = match &output.content {
         Content::Markdown(markdown) => Some(&markdown.bytes),
@@ -124,7 +150,7 @@ fn see_output<'a>(
     };
     if let (Some(planned), Some(recorded)) = (planned, stats.get(&output.path))
         && recorded.digest == sha256_tagged(planned)
-        && let Ok(Some(info)) = dir.info(&output.path)
+        && let Some(info) = output_info(dir, &output.path, folder)
         && recorded.matches(&info)
     {
         return Seen {

@@ -127,3 +127,35 @@ fn an_output_edited_in_place_with_its_size_and_time_kept_is_still_seen() {
         check.stdout()
     );
 }
+
+/// The record never lets a run look through a symlink: here the rules folder, with the very
+/// files the record describes (same inodes and times), is moved out of the project and a
+/// symlink put in its place. The run refuses the path, as it does without a record.
+#[test]
+fn a_recorded_output_folder_swapped_for_a_symlink_is_refused() {
+    let project = many_rules(300);
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"p\"\npresets = [\"claude\", \"cursor\"]\ngitignore = true\n",
+    );
+    project.run(&["generate"]).expect_code(0);
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    project.run(&["generate"]).expect_code(0);
+    assert!(project.exists(".ai-rulez/local/output-stats"));
+    let outside = tempfile::tempdir_in(project.path().parent().expect("parent")).expect("temp");
+    let moved = outside.path().join("rules");
+    fs_err::rename(project.path().join(".claude/rules"), &moved).expect("move out");
+    std::os::unix::fs::symlink(&moved, project.path().join(".claude/rules")).expect("symlink");
+    let before = fs_err::read(moved.join("r000.md")).expect("outside file");
+    let check = project.run(&["generate", "--check"]);
+    check.expect_code(1);
+    assert_eq!(
+        check.stderr(),
+        "error: .claude/rules/r000.md: is (or is inside) a symlink; ai-rulez never reads or writes through symlinks (a committed link could point anywhere), so replace the link with a real file or folder\n"
+    );
+    project.run(&["generate"]).expect_code(1);
+    assert_eq!(
+        fs_err::read(moved.join("r000.md")).expect("outside file"),
+        before
+    );
+}
