@@ -159,3 +159,32 @@ fn a_recorded_output_folder_swapped_for_a_symlink_is_refused() {
         before
     );
 }
+
+/// The MCP server reads a large folder ahead too, keeping each file's stamp for its parse
+/// cache: after a hand edit of one rule the next call serves the new text (and the others from
+/// the cache).
+#[test]
+fn the_server_serves_a_large_folder_and_sees_an_edit_in_it() {
+    let project = many_rules(300);
+    let mut server = crate::mcp::Server::start_with(project.path(), &["--toolsets", "read"], &[]);
+    let bodies = |server: &mut crate::mcp::Server| {
+        let reply = server.ok(
+            "get_rules",
+            serde_json::json!({"paths": ["src/m151/lib.rs"], "refresh": true}),
+        );
+        reply["rules"]
+            .as_array()
+            .expect("rules")
+            .iter()
+            .filter(|rule| rule["id"] == "r151")
+            .map(|rule| rule["body"].as_str().expect("body").to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bodies(&mut server), ["Rule 151 body."]);
+    project.write(
+        ".ai-rulez/rules/r151.md",
+        "---\nglobs: [\"src/m151/**\"]\npriority: high\n---\nRule 151, edited.\n",
+    );
+    assert_eq!(bodies(&mut server), ["Rule 151, edited."]);
+    server.finish();
+}

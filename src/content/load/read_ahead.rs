@@ -18,7 +18,7 @@ const LEAST_FILES: usize = 64;
 
 /// One file read and parsed ahead.
 pub(super) struct ReadAhead {
-    /// Size and modification time taken before reading, when the caller keeps a parse cache.
+    /// Size and modification time of the file read, when the caller keeps a parse cache.
     pub stamp: Option<(u64, (i64, i64))>,
     /// Bytes read (charged against the tree's byte budget by the loader).
     pub length: usize,
@@ -54,13 +54,14 @@ pub(super) fn read_ahead(
         if spent.load(Ordering::Relaxed) >= budget {
             return None;
         }
-        let stamp = if stamps {
-            let info = tree.dir.info(relative).ok().flatten()?;
-            (info.kind == EntryKind::File).then_some((info.len, info.modified))
-        } else {
-            None
-        };
-        let (bytes, _) = tree.dir.read(relative, MAX_FILE_BYTES).ok().flatten()?;
+        // The stamp comes from the open file itself (one system call less than a separate
+        // look, and exactly the file whose bytes were read).
+        let (bytes, info) = tree
+            .dir
+            .read_with_info(relative, MAX_FILE_BYTES)
+            .ok()
+            .flatten()?;
+        let stamp = stamps.then_some((info.len, info.modified));
         spent.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         let shown = tree.shown(relative);
         let parsed = frontmatter::parse(&shown, &bytes)
