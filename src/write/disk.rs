@@ -10,7 +10,7 @@ use crate::hash::sha256_tagged;
 use crate::manifest::Manifest;
 use crate::plan::Content;
 
-use super::stat_cache::{Observed, Stats};
+use super::stat_cache::{Cursor, Observed, Stats};
 use super::{Operation, Settings};
 
 /// Largest file ai-rulez reads at an output path (64 MiB): nothing it generates comes close, and
@@ -88,32 +88,40 @@ pub(super) fn read_output(dir: &ProjectDir, relative: &str) -> Result<Option<(Ve
 }
 
 /// What a run knows of one output path.
-pub(super) struct Seen<'a> {
+pub(super) struct Seen<'a, 'r> {
     /// (bytes, permission bits) on disk, `None` when absent. For a file the stat record
     /// proves to hold exactly the planned bytes, those bytes (borrowed from the plan) stand for
     /// the file, which is not read.
     pub found: Result<Option<(Cow<'a, [u8]>, u32)>>,
-    /// What to record for the file, when it holds exactly the planned bytes and has settled.
-    pub observed: Option<Observed>,
+    /// What to record for the file, when it holds exactly the planned bytes and has settled:
+    /// the recorded facts themselves (borrowed) when they still hold, else new ones.
+    pub observed: Option<Observed<'r>>,
 }
 
 /// What is on disk at every output path, on two threads: the work is system calls, and a large
-/// project has hundreds of thousands of outputs. A whole-file output whose record in `stats`
+/// project has hundreds of thousands of outputs. A whole-file output whose entry in `stats`
 /// still matches the file (see [`super::stat_cache`]) and names the planned bytes is not read.
-/// `now` is the clock when the run started (seconds, nanoseconds). Results are in the order of
-/// `outputs`.
-pub(super) fn read_outputs<'a>(
+/// `outputs` and `stats` are sorted by path. `now` is the clock when the run started (seconds,
+/// nanoseconds). Results are in the order of `outputs`.
+pub(super) fn read_outputs<'a, 'r>(
     dir: &ProjectDir,
     outputs: &[&'a crate::plan::Output],
-    stats: &Stats,
+    stats: &Stats<'r>,
     now: (i64, i64),
-) -> Vec<Seen<'a>> {
+) -> Vec<Seen<'a, 'r>> {
     crate::parallel::map_runs_in_order(outputs, |run| {
         // Outputs come sorted by path, so a run visits each folder once: its handle is opened
-        // once for all the files in it that only need a look at their stats.
+        // once for all the files in it that only need a look at their stats, and the record
+        // is walked alongside.
         let mut folder: Option<(&str, Option<ProjectDir>)> = None;
+        let mut cursor = run
+            .first()
+            .map(|first| Cursor::starting_at(stats, &first.path));
         run.iter()
-            .map(|output| see_output(dir, output, stats, now, &mut folder))
+            .map(|output| {
+                let recorded = cursor.as_mut().and_then(|cursor| cursor.find(&output.path));
+                see_output(dir, output, recorded, now, &mut folder)
+            })
             .collect()
     })
 }
@@ -136,20 +144,20 @@ fn output_info<'p>(
     handle.as_ref()?.info(name).ok().flatten()
 }
 
-fn see_output<'a>(
+fn see_output<'a, 'r>(
     dir: &ProjectDir,
     output: &'a crate::plan::Output,
-    stats: &Stats,
+    recorded: Option<&Observed<'r>>,
     now: (i64, i64),
     folder: &mut Option<(&'a str, Option<ProjectDir>)>,
-) -> Seen<'a> {
+) -> Seen<'a, 'r> {
     let planned: Option<&'a [u8]> = match &output.content {
         Content::Markdown(markdown) => Some(&markdown.bytes),
         Content::Verbatim { bytes, .. } => Some(bytes),
         Content::Entries { .. } => None,
     };
-    if let (Some(planned), Some(recorded)) = (planned, stats.get(&output.path))
-        && recorded.digest == sha256_tagged(planned)
+    if let (Some(planned), Some(recorded)) = (planned, recorded)
+        && *recorded.digest == sha256_tagged(planned)
         && let Some(info) = output_info(dir, &output.path, folder)
         && recorded.matches(&info)
     {

@@ -190,11 +190,14 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
     };
     let stats_path = stat_cache::path_for(&settings.manifest_path)
         .filter(|_| plan.outputs.len() >= stat_cache::LEAST_OUTPUTS);
-    let recorded = match (&stats_path, settings.clean) {
-        (Some(path), false) => stat_cache::load(settings.dir, path),
-        _ => stat_cache::Stats::new(),
+    let record_text = match (&stats_path, settings.clean) {
+        (Some(path), false) => stat_cache::read(settings.dir, path),
+        _ => String::new(),
     };
-    let mut observed = stat_cache::Stats::new();
+    let recorded = stat_cache::parse(&record_text);
+    // The entries to keep, in path order, and whether they differ from the record's.
+    let mut kept: stat_cache::Stats<'_> = Vec::new();
+    let mut record_changed = false;
     if !settings.clean {
         // Read in chunks on two threads, analysed in order: bounded memory, half the wait.
         let outputs: Vec<&crate::plan::Output> = plan.outputs.values().collect();
@@ -203,12 +206,14 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
             let seen = disk::read_outputs(settings.dir, chunk, &recorded, now);
             for (output, seen) in chunk.iter().zip(seen) {
                 if let Some(facts) = seen.observed {
-                    observed.insert(output.path.clone(), facts);
+                    record_changed |= matches!(facts.digest, Cow::Owned(_));
+                    kept.push((output.path.as_str(), facts));
                 }
                 state.output(&output.path, &output.content, seen.found?, &old_manifest)?;
             }
         }
     }
+    record_changed |= kept.len() != recorded.len();
     state.orphans(plan, &old_manifest)?;
     state.manifest_and_gitignore(&old_manifest)?;
     state.leftovers(plan, &old_manifest, interrupted)?;
@@ -248,16 +253,14 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         // never shows up as a new file to commit.
         if let Some(path) = &stats_path
             && !settings.clean
-            && observed != recorded
+            && record_changed
             && (settings.gitignore
                 || crate::git::is_ignored(settings.dir.root(), path).unwrap_or(false))
         {
             // Only a hint for the next run: failing to keep it costs that run time, not
             // correctness, so it never fails this one.
-            settings
-                .dir
-                .write(path, stat_cache::to_text(&observed).as_bytes(), 0o644)
-                .ok();
+            let text = stat_cache::to_text(kept.iter().map(|(path, facts)| (*path, facts)));
+            settings.dir.write(path, text.as_bytes(), 0o644).ok();
         }
     }
     Ok(state.report)

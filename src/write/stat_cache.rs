@@ -16,7 +16,7 @@
 //! Format, one line per file after a header line `ai-rulez output stats 1`, fields separated by
 //! tabs, the path last: `sha256:<hex> size mtime_s mtime_ns ctime_s ctime_ns inode path`.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 
 use crate::confined_fs::{EntryKind, Info, ProjectDir};
 
@@ -35,18 +35,20 @@ const MAX_BYTES: u64 = 256 * 1024 * 1024;
 /// (2 s: the coarsest common file-system clock, FAT's, ticks every 2 seconds).
 const SETTLED: (i64, i64) = (2, 0);
 
-/// What a file was when its content was last compared.
+/// What a file was when its content was last compared. The digest borrows from the record's
+/// text when it was read from there, so a run over 200,000 unchanged outputs allocates nothing
+/// for them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Observed {
+pub(super) struct Observed<'t> {
     /// `sha256:<hex>` of the bytes it held, as read (before any line-end normalisation).
-    pub digest: String,
+    pub digest: Cow<'t, str>,
     pub len: u64,
     pub modified: (i64, i64),
     pub changed: (i64, i64),
     pub inode: u64,
 }
 
-impl Observed {
+impl Observed<'_> {
     /// The facts of `info` for a file that held bytes with `digest`, when they may be recorded:
     /// a regular file last changed at least [`SETTLED`] before `now` (seconds, nanoseconds since
     /// the epoch); `None` otherwise.
@@ -54,7 +56,7 @@ impl Observed {
         let settled_before = (now.0 - SETTLED.0, now.1);
         let old_enough = info.modified < settled_before && info.changed < settled_before;
         (info.kind == EntryKind::File && old_enough).then_some(Self {
-            digest,
+            digest: Cow::Owned(digest),
             len: info.len,
             modified: info.modified,
             changed: info.changed,
@@ -72,38 +74,47 @@ impl Observed {
     }
 }
 
-/// The record, by project-relative output path.
-pub(super) type Stats = HashMap<String, Observed>;
+/// The record's entries, (project-relative output path, facts), sorted by path (byte order,
+/// as the plan orders outputs), borrowing from the record's text.
+pub(super) type Stats<'t> = Vec<(&'t str, Observed<'t>)>;
 
-/// The record at `path` (project-relative); empty when there is none, or it cannot be read or
-/// is not in this format (it is only a hint, so it never fails a run).
-pub(super) fn load(dir: &ProjectDir, path: &str) -> Stats {
-    let Ok(Some((bytes, _))) = dir.read(path, MAX_BYTES) else {
-        return Stats::new();
-    };
-    let Ok(text) = std::str::from_utf8(&bytes) else {
-        return Stats::new();
-    };
+/// The text of the record at `path` (project-relative); empty when there is none or it cannot
+/// be read (it is only a hint, so it never fails a run).
+pub(super) fn read(dir: &ProjectDir, path: &str) -> String {
+    match dir.read(path, MAX_BYTES) {
+        Ok(Some((bytes, _))) => String::from_utf8(bytes).unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// The entries of a record's `text`; empty when it is not in this format. Lines that do not
+/// parse are left out, and the entries are sorted by path (a record this tool wrote already is).
+pub(super) fn parse(text: &str) -> Stats<'_> {
     let mut lines = text.lines();
     if lines.next() != Some(HEADER) {
         return Stats::new();
     }
-    lines.filter_map(parse_line).collect()
+    let mut stats: Stats<'_> = lines.filter_map(parse_line).collect();
+    if !stats.is_sorted_by(|left, right| left.0 < right.0) {
+        stats.sort_by(|left, right| left.0.cmp(right.0));
+        stats.dedup_by(|right, left| left.0 == right.0);
+    }
+    stats
 }
 
-fn parse_line(line: &str) -> Option<(String, Observed)> {
+fn parse_line(line: &str) -> Option<(&str, Observed<'_>)> {
     let mut fields = line.splitn(8, '\t');
     let mut next = || fields.next();
-    let digest = next()?.to_owned();
+    let digest = next()?;
     let len = next()?.parse().ok()?;
     let modified = (next()?.parse().ok()?, next()?.parse().ok()?);
     let changed = (next()?.parse().ok()?, next()?.parse().ok()?);
     let inode = next()?.parse().ok()?;
-    let path = next()?.to_owned();
+    let path = next()?;
     Some((
         path,
         Observed {
-            digest,
+            digest: Cow::Borrowed(digest),
             len,
             modified,
             changed,
@@ -112,15 +123,18 @@ fn parse_line(line: &str) -> Option<(String, Observed)> {
     ))
 }
 
-/// The text of `stats`, lines sorted by path (paths holding a line break are left out).
-pub(super) fn to_text(stats: &Stats) -> String {
-    let mut paths: Vec<&String> = stats.keys().filter(|path| !path.contains('\n')).collect();
-    paths.sort();
-    let mut text = String::with_capacity(64 + stats.len() * 140);
+/// The text of a record of `entries` (sorted by path; paths holding a line break are left
+/// out).
+pub(super) fn to_text<'e, 'o: 'e>(
+    entries: impl ExactSizeIterator<Item = (&'e str, &'e Observed<'o>)>,
+) -> String {
+    let mut text = String::with_capacity(64 + entries.len() * 160);
     text.push_str(HEADER);
     text.push('\n');
-    for path in paths {
-        let seen = &stats[path];
+    for (path, seen) in entries {
+        if path.contains('\n') {
+            continue;
+        }
         text.push_str(&format!(
             "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{path}\n",
             seen.digest,
@@ -133,6 +147,36 @@ pub(super) fn to_text(stats: &Stats) -> String {
         ));
     }
     text
+}
+
+/// A walk along the sorted record in the order of sorted output paths: each lookup moves
+/// forward, so looking up every output of a sorted run costs one comparison or two per output.
+pub(super) struct Cursor<'s, 't> {
+    stats: &'s Stats<'t>,
+    next: usize,
+}
+
+impl<'s, 't> Cursor<'s, 't> {
+    /// A walk of `stats` starting at the first entry not before `path`.
+    pub(super) fn starting_at(stats: &'s Stats<'t>, path: &str) -> Self {
+        Self {
+            stats,
+            next: stats.partition_point(|(recorded, _)| *recorded < path),
+        }
+    }
+
+    /// The entry for `path`, which must not sort before the paths looked up earlier.
+    pub(super) fn find(&mut self, path: &str) -> Option<&'s Observed<'t>> {
+        while let Some((recorded, _)) = self.stats.get(self.next)
+            && *recorded < path
+        {
+            self.next += 1;
+        }
+        match self.stats.get(self.next) {
+            Some((recorded, seen)) if *recorded == path => Some(seen),
+            _ => None,
+        }
+    }
 }
 
 /// Where the record of a project whose manifest is `manifest_path` lives: in the machine-local
@@ -195,18 +239,34 @@ mod tests {
             inode: 8,
             ..info((5, 1), (6, 2))
         }));
-        let mut stats = Stats::new();
-        stats.insert(".claude/rules/a b.md".to_owned(), seen.clone());
-        let text = to_text(&stats);
+        let entries = [
+            (".claude/rules/a b.md", &seen),
+            (".cursor/rules/c.mdc", &seen),
+        ];
+        let text = to_text(entries.into_iter());
         assert_eq!(
             text,
-            "ai-rulez output stats 1\nsha256:ab\t10\t5\t1\t6\t2\t7\t.claude/rules/a b.md\n"
+            "ai-rulez output stats 1\nsha256:ab\t10\t5\t1\t6\t2\t7\t.claude/rules/a b.md\nsha256:ab\t10\t5\t1\t6\t2\t7\t.cursor/rules/c.mdc\n"
         );
+        let parsed = parse(&text);
+        assert_eq!(
+            parsed,
+            vec![
+                (".claude/rules/a b.md", seen.clone()),
+                (".cursor/rules/c.mdc", seen.clone())
+            ]
+        );
+        let mut cursor = Cursor::starting_at(&parsed, ".a");
+        assert_eq!(cursor.find(".b"), None);
+        assert_eq!(cursor.find(".claude/rules/a b.md"), Some(&seen));
+        assert_eq!(cursor.find(".cursor/rules/b.mdc"), None);
+        assert_eq!(cursor.find(".cursor/rules/c.mdc"), Some(&seen));
+        assert_eq!(cursor.find(".d"), None);
+        assert!(parse("something else\n").is_empty());
         let dir = tempfile::tempdir().expect("temp");
         fs_err::write(dir.path().join("stats"), &text).expect("write");
         let project = ProjectDir::open(dir.path()).expect("open");
-        assert_eq!(load(&project, "stats"), stats);
-        fs_err::write(dir.path().join("stats"), "something else\n").expect("write");
-        assert!(load(&project, "stats").is_empty());
+        assert_eq!(read(&project, "stats"), text);
+        assert_eq!(read(&project, "missing"), "");
     }
 }
