@@ -4,8 +4,8 @@
 # cursor, copilot; global, path-scoped and trigger-tagged rules over RULES/100 domains).
 #
 # For each size the script generates once, checks that a second run changes nothing, then times:
-#   (a) no-op `ai-rulez generate` (every output up to date): hyperfine, RUNS runs, median wall
-#       and mean user CPU time;
+#   (a) no-op `ai-rulez generate` (every output up to date): hyperfine, one warm-up run, RUNS
+#       runs, median wall and mean user CPU time;
 #   (b) from starting `ai-rulez mcp` to the reply of the first `get_rules` call (initialize,
 #       initialized and the call written at once): RUNS runs, median wall and median user CPU
 #       time of the server process.
@@ -58,7 +58,10 @@ for size in $SIZES; do
   outputs=${summary#0 written, }
   outputs=${outputs%% unchanged*}
   echo "== $size rules ($outputs outputs): no-op generate x $RUNS" >&2
-  timeout 3600 hyperfine -N --runs "$RUNS" --export-json "$OUT/generate-$size.json" \
+  # One untimed run first: outputs are recorded in .ai-rulez/local/output-stats only once
+  # they have not changed for 2 s, so the timed runs measure the steady no-op state.
+  sleep 2
+  timeout 3600 hyperfine -N --warmup 1 --runs "$RUNS" --export-json "$OUT/generate-$size.json" \
     "$BIN -q -C $tree generate" >&2
   echo "== $size rules: first get_rules x $RUNS" >&2
   mcp=$(timeout 3600 python3 - "$BIN" "$tree" "$RUNS" <<'PY'

@@ -222,6 +222,76 @@ pub fn rewrite_top_level(yaml: &str, drop: &[&str], prepend: &[String]) -> Strin
     out
 }
 
+/// Frontmatter YAML text `base` with the top-level entries of `overlay` whose key `take`
+/// accepts merged in. Each taken entry stands where `base` had an entry of the same slot
+/// (`slot` maps a key to its slot, so that `scope` takes the place of `globs`); `base`'s other
+/// entries of that slot go, and a taken entry whose slot `base` lacks is added at the end, in
+/// `overlay`'s order. Every other line of `base` (entries, comments, unknown keys) is kept byte
+/// for byte, so a merge shows in `git diff` as exactly the lines that changed.
+#[must_use]
+pub(crate) fn merge_top_level(
+    base: &str,
+    overlay: &str,
+    take: impl Fn(&str) -> bool,
+    slot: impl Fn(&str) -> &str,
+) -> String {
+    let taken: Vec<(&str, String)> = top_level_entries(overlay)
+        .into_iter()
+        .filter_map(|(key, text)| key.filter(|key| take(key)).map(|key| (key, text)))
+        .collect();
+    let mut placed = vec![false; taken.len()];
+    let mut out = String::with_capacity(base.len() + overlay.len());
+    for (key, text) in top_level_entries(base) {
+        let Some(key) = key else {
+            out.push_str(&text);
+            continue;
+        };
+        let key_slot = slot(key);
+        if !taken
+            .iter()
+            .any(|(taken_key, _)| slot(taken_key) == key_slot)
+        {
+            out.push_str(&text);
+            continue;
+        }
+        for ((taken_key, taken_text), done) in taken.iter().zip(placed.iter_mut()) {
+            if !*done && slot(taken_key) == key_slot {
+                out.push_str(taken_text);
+                *done = true;
+            }
+        }
+    }
+    for ((_, taken_text), done) in taken.iter().zip(&placed) {
+        if !done {
+            out.push_str(taken_text);
+        }
+    }
+    out
+}
+
+/// The top-level entries of YAML text, in order: each with its key (`None` for a comment or
+/// blank line at column 0 before any entry, or a comment at column 0 between entries) and its
+/// text with nested lines, every line ending in a new line.
+fn top_level_entries(yaml: &str) -> Vec<(Option<&str>, String)> {
+    let mut entries: Vec<(Option<&str>, String)> = Vec::new();
+    for line in yaml.split_inclusive('\n') {
+        let starts_key =
+            line.starts_with(|character: char| !character.is_whitespace() && character != '#');
+        if starts_key {
+            entries.push((top_level_key(line), String::new()));
+        } else if line.starts_with('#') || entries.is_empty() {
+            entries.push((None, String::new()));
+        }
+        if let Some((_, text)) = entries.last_mut() {
+            text.push_str(line);
+            if !line.ends_with('\n') {
+                text.push('\n');
+            }
+        }
+    }
+    entries
+}
+
 fn top_level_key(line: &str) -> Option<&str> {
     let key = line.split(':').next()?;
     let key = key.trim();

@@ -48,19 +48,20 @@ pub(crate) fn is_text_path(path: &str) -> bool {
 /// normalisation of generated content and sources. Borrowed when there is nothing to change.
 #[must_use]
 pub(crate) fn lf_line_ends(bytes: &[u8]) -> Cow<'_, [u8]> {
-    if !bytes.windows(2).any(|pair| pair == b"\r\n") {
+    // Every digest and comparison of a generated file passes here, so the search for a CRLF
+    // uses the vectorised `memchr` (a no-op run of 100,000 rules checks 200,000 files).
+    let mut pairs = memchr::memmem::find_iter(bytes, b"\r\n").peekable();
+    if pairs.peek().is_none() {
         return Cow::Borrowed(bytes);
     }
     let mut out = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        if bytes[index] == b'\r' && bytes.get(index + 1) == Some(&b'\n') {
-            index += 1;
-            continue;
-        }
-        out.push(bytes[index]);
-        index += 1;
+    let mut start = 0;
+    for position in pairs {
+        // Keep everything up to the CR, drop the CR itself; the LF starts the next run.
+        out.extend_from_slice(&bytes[start..position]);
+        start = position + 1;
     }
+    out.extend_from_slice(&bytes[start..]);
     Cow::Owned(out)
 }
 
@@ -207,6 +208,8 @@ mod tests {
     #[test]
     fn only_crlf_pairs_of_text_files_are_normalised() {
         assert_eq!(&*lf_line_ends(b"a\r\nb\rc\r\n"), b"a\nb\rc\n");
+        assert_eq!(&*lf_line_ends(b"\r\r\n\r\n\r"), b"\r\n\n\r");
+        assert_eq!(&*lf_line_ends(b"\r\nx"), b"\nx");
         assert!(matches!(lf_line_ends(b"a\nb\n"), Cow::Borrowed(_)));
         assert_eq!(&*comparable("x/CLAUDE.md", b"a\r\n"), b"a\n");
         assert_eq!(&*comparable("x/logo.png", b"a\r\n"), b"a\r\n");

@@ -30,6 +30,7 @@ pub(crate) fn reviews(global: &Global, args: &LearnReviewsArgs) -> anyhow::Resul
     let options = ReviewOptions {
         since_days: args.since_days,
         min_repeats: args.min_repeats,
+        offers: reviews::Offers::Remember,
     };
     let catalog = Catalog::new(Arc::new(project), Vec::new());
     let reply = reviews::learn_from_reviews(&catalog, &source, options)?;

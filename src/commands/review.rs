@@ -84,7 +84,7 @@ fn list_text(list: &ReviewList) -> String {
         }
         if let Some(target) = &rule.revises {
             text.push_str(&format!(
-                "    revises: {target} (approving replaces its text)\n"
+                "    revises: {target} (approving merges it into that rule)\n"
             ));
         }
         if let Some(related) = &rule.related {

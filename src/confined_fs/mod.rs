@@ -69,6 +69,11 @@ pub struct Info {
     pub mode: u32,
     /// Modification time as (seconds, nanoseconds) since the epoch.
     pub modified: (i64, i64),
+    /// Status change time as (seconds, nanoseconds) since the epoch: moved on by every write,
+    /// rename and `touch`, and not settable by a program (unlike `modified`).
+    pub changed: (i64, i64),
+    /// The inode number (a replaced file gets a new one).
+    pub inode: u64,
 }
 
 /// A handle on a project's root folder. Cheap to share between threads; every method is
@@ -110,6 +115,13 @@ impl ProjectDir {
     /// plain relative path; other I/O errors.
     pub fn info(&self, relative: &str) -> Result<Option<Info>> {
         let (folder, name) = split_checked(relative)?;
+        if folder.is_empty() {
+            // Directly in this folder: no folder to open first.
+            return match rustix::fs::statat(&self.handle, name, AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(stat) => Ok(Some(info_of(&stat))),
+                Err(errno) => absent_or(relative, "reading", errno),
+            };
+        }
         let parent = match resolve::open_folder(self.handle.as_fd(), folder) {
             Ok(parent) => parent,
             Err(errno) => return absent_or(relative, "reading", errno),
@@ -153,11 +165,43 @@ impl ProjectDir {
         Ok(normalise_relative(&joined).filter(|path| check_relative(path).is_ok()))
     }
 
+    /// The folder at `relative` as a handle of its own, for many accesses to the entries in it
+    /// without resolving its path again for each; `None` when it is absent. It is as confined
+    /// as this one: it was opened without passing a symlink or `..`, and every access through
+    /// it is confined beneath it. Paths it takes and names are relative to it.
+    ///
+    /// Errors: [`Error::Refused`] when the folder is or passes through a symlink or a file;
+    /// other I/O.
+    pub fn folder(&self, relative: &str) -> Result<Option<ProjectDir>> {
+        check_relative(relative)?;
+        match resolve::open_folder(self.handle.as_fd(), relative) {
+            Ok(handle) => Ok(Some(ProjectDir {
+                root: self.root.join(relative),
+                handle,
+            })),
+            Err(errno) => absent_or(relative, "opening", errno),
+        }
+    }
+
     /// Reads the regular file at `relative` with its permission bits; `None` when it is absent.
     ///
     /// Errors: [`Error::Refused`] for a symlink on the way or at the path, for anything but a
     /// regular file (a folder, a pipe, a device), or for a file over `max_bytes`; other I/O.
     pub fn read(&self, relative: &str, max_bytes: u64) -> Result<Option<(Vec<u8>, u32)>> {
+        Ok(self
+            .read_with_info(relative, max_bytes)?
+            .map(|(bytes, info)| (bytes, info.mode)))
+    }
+
+    /// Like [`ProjectDir::read`], with what the open file was (size, times, inode, permission
+    /// bits) just before it was read.
+    ///
+    /// Errors: as [`ProjectDir::read`].
+    pub fn read_with_info(
+        &self,
+        relative: &str,
+        max_bytes: u64,
+    ) -> Result<Option<(Vec<u8>, Info)>> {
         check_relative(relative)?;
         // O_NONBLOCK: opening a pipe must not wait for a writer; the type is checked right after.
         let file = match resolve::open_beneath(
@@ -198,7 +242,7 @@ impl ProjectDir {
                 format!("grew over the {max_bytes}-byte limit while being read; move it away"),
             ));
         }
-        Ok(Some((bytes, info.mode)))
+        Ok(Some((bytes, info)))
     }
 
     /// Lists the folder at `relative` (empty string: the root), sorted by name; `None` when it
@@ -613,6 +657,11 @@ fn info_of(stat: &rustix::fs::Stat) -> Info {
             stat.st_mtime,
             i64::try_from(stat.st_mtime_nsec).unwrap_or(0),
         ),
+        changed: (
+            stat.st_ctime,
+            i64::try_from(stat.st_ctime_nsec).unwrap_or(0),
+        ),
+        inode: stat.st_ino,
     }
 }
 

@@ -11,9 +11,13 @@ use crate::error::{Error, InvalidKind, Result};
 use crate::frontmatter::{self, Document};
 
 mod notices;
+mod own_file;
+mod read_ahead;
+
+pub(crate) use own_file::{root_rule_from_bytes, root_rule_position};
 
 /// Largest content file read, in bytes (8 MiB), so a stray binary cannot exhaust memory.
-const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// Folders of a skill that are copied verbatim next to its SKILL.md.
 const SKILL_RESOURCE_FOLDERS: [&str; 3] = ["references", "scripts", "assets"];
 /// Why a symlink in the tree is refused.
@@ -315,7 +319,27 @@ impl Loader<'_> {
                 }
                 continue;
             }
-            for entry in self.entries(tree, &folder) {
+            let entries = self.entries(tree, &folder);
+            // Reading ahead only pays when every file is read: a warm parse cache (the MCP
+            // server after an edit) reads only the files that changed.
+            let mut ahead = if self
+                .cache
+                .as_ref()
+                .is_some_and(|cache| !cache.entries.is_empty())
+            {
+                HashMap::new()
+            } else {
+                read_ahead::read_ahead(
+                    tree,
+                    kind,
+                    &folder,
+                    &entries,
+                    layer,
+                    self.cache.is_some(),
+                    crate::limits::MAX_TREE_BYTES.saturating_sub(self.bytes_read),
+                )
+            };
+            for entry in entries {
                 let Some(id) = entry.name.strip_suffix(".md") else {
                     if !matches!(layer, Layer::Include(_)) {
                         self.unread_entry(tree, kind, &folder, &entry);
@@ -338,7 +362,8 @@ impl Loader<'_> {
                     }
                     EntryKind::Folder | EntryKind::Other => continue,
                 }
-                self.item_file(tree, kind, id, &relative, layer);
+                let read = ahead.remove(&relative);
+                self.item_file(tree, kind, id, &relative, layer, read);
             }
         }
     }
@@ -397,6 +422,7 @@ impl Loader<'_> {
         id: String,
         relative: &str,
         layer: &Layer,
+        ahead: Option<read_ahead::ReadAhead>,
     ) -> Option<usize> {
         let shown = tree.shown(relative);
         if id.chars().any(char::is_control) {
@@ -411,12 +437,15 @@ impl Loader<'_> {
         // A plain file whose size and time match the cache keeps its parse.
         let cache_key = tree.dir.root().join(relative);
         // Without a cache (every CLI run) the stamp is not needed: one system call less per file.
-        let stamp = self
-            .cache
-            .as_ref()
-            .and_then(|_| tree.dir.info(relative).ok().flatten())
-            .filter(|info| info.kind == EntryKind::File)
-            .map(|info| (info.len, info.modified));
+        let stamp = match &ahead {
+            Some(ahead) => ahead.stamp,
+            None => self
+                .cache
+                .as_ref()
+                .and_then(|_| tree.dir.info(relative).ok().flatten())
+                .filter(|info| info.kind == EntryKind::File)
+                .map(|info| (info.len, info.modified)),
+        };
         if let (Some((length, modified)), Some(cache)) = (stamp, self.cache.as_deref())
             && let Some((cached_length, cached_modified, item)) = cache.entries.get(&cache_key)
             && *cached_length == length
@@ -428,18 +457,25 @@ impl Loader<'_> {
             self.items.push(item.clone());
             return Some(self.items.len() - 1);
         }
-        let bytes = match Self::read(tree, relative) {
-            Ok(bytes) => bytes,
-            Err(error) => {
-                self.errors.push(error);
+        let parsed = if let Some(ahead) = ahead {
+            if !self.charge(tree, relative, ahead.length) {
                 return None;
             }
+            ahead.parsed
+        } else {
+            let bytes = match Self::read(tree, relative) {
+                Ok(bytes) => bytes,
+                Err(error) => {
+                    self.errors.push(error);
+                    return None;
+                }
+            };
+            if !self.charge(tree, relative, bytes.len()) {
+                return None;
+            }
+            frontmatter::parse(&shown, &bytes)
+                .and_then(|document| interpret(kind, id, layer.clone(), shown, document))
         };
-        if !self.charge(tree, relative, bytes.len()) {
-            return None;
-        }
-        let parsed = frontmatter::parse(&shown, &bytes)
-            .and_then(|document| interpret(kind, id, layer.clone(), shown, document));
         match parsed {
             Ok(item) => {
                 if let (Some((length, modified)), Some(cache)) = (stamp, self.cache.as_deref_mut())
@@ -471,7 +507,7 @@ impl Loader<'_> {
                 return;
             }
         }
-        let Some(index) = self.item_file(tree, Kind::Skill, id, &skill_file, layer) else {
+        let Some(index) = self.item_file(tree, Kind::Skill, id, &skill_file, layer, None) else {
             return;
         };
         let mut resources = Vec::new();

@@ -13,7 +13,10 @@ use crate::frontmatter::Document;
 use crate::markdown;
 
 pub(crate) use learned::{Source, Status, is_iso_date};
-pub(crate) use load::{LoadedTree, ParseCache, load_tree_cached};
+pub(crate) use load::{
+    LoadedTree, MAX_FILE_BYTES, ParseCache, load_tree_cached, root_rule_from_bytes,
+    root_rule_position,
+};
 
 /// The kind of an item; each has its own folder under `.ai-rulez/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

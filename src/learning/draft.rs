@@ -47,6 +47,8 @@ pub(crate) struct Saved {
     pub id: String,
     /// Project-relative path.
     pub path: String,
+    /// The exact file text written.
+    pub text: String,
 }
 
 /// The file text of `draft` saved on the day `created` (`YYYY-MM-DD`): frontmatter keys in a
@@ -138,7 +140,7 @@ pub(crate) fn save(project: &Project, draft: &Draft, base_id: Option<&str>) -> R
         let document = frontmatter::parse(&path, text.as_bytes())?;
         content::check(Kind::Rule, &id, &path, document)?;
         project.dir.create_new(&path, text.as_bytes(), 0o644)?;
-        return Ok(Saved { id, path });
+        return Ok(Saved { id, path, text });
     }
     Err(Error::refused(
         format!("{}/rules", project.config_dir_relative),

@@ -6,9 +6,10 @@
 
 use serde::Serialize;
 
-use super::draft::{self, Draft};
+use super::draft::{self, Draft, Saved};
 use super::matching::{self, Related};
 use super::risk;
+use crate::confined_fs::ProjectLock;
 use crate::content::{Source, Status};
 use crate::error::{Error, Result};
 use crate::retrieval::{self, Catalog};
@@ -51,15 +52,19 @@ pub(crate) struct FeedbackReply {
     pub message: String,
 }
 
-/// Saves `request` as a rule of the catalog's project (see the module documentation).
+/// Saves `request` as a rule of the catalog's project (see the module documentation). The
+/// caller holds the project's writer lock (`_held`) and took it before bringing `catalog` up
+/// to date, so the duplicate check sees every rule saved before, by any process. Returns the
+/// reply and the file written (none when the rule was already known).
 ///
 /// Errors: [`Error::Refused`] starting `Not saved:` when the sentence is empty, longer than
 /// [`MAX_FEEDBACK_CHARS`], spans lines, fails the screening, or has a bad scope or a path
-/// outside the project; [`Error::Busy`] when the writer lock is held elsewhere; I/O.
+/// outside the project; I/O.
 pub(crate) fn record_feedback(
     catalog: &Catalog,
     request: &FeedbackRequest,
-) -> Result<FeedbackReply> {
+    _held: &ProjectLock,
+) -> Result<(FeedbackReply, Option<Saved>)> {
     let project = &catalog.project;
     let rules_folder = format!("{}/rules", project.config_dir_relative);
     let refuse = |reason: String| Error::refused(&rules_folder, format!("Not saved: {reason}"));
@@ -92,7 +97,7 @@ pub(crate) fn record_feedback(
     if let Some(known) = related.clone()
         && known.relation == "duplicate"
     {
-        return Ok(FeedbackReply {
+        let reply = FeedbackReply {
             outcome: "already_known".to_owned(),
             message: format!(
                 "Already known: rule `{}` ({}, {}) says this; nothing was saved.",
@@ -104,10 +109,10 @@ pub(crate) fn record_feedback(
             scope,
             contradicts: None,
             risks: Vec::new(),
-        });
+        };
+        return Ok((reply, None));
     }
     let contradicts = related.filter(|related| related.relation == "contradiction");
-    let _lock = project.dir.lock()?;
     let active = project.config.learning_auto_activate
         && judgement.risks.is_empty()
         && contradicts.is_none();
@@ -135,16 +140,17 @@ pub(crate) fn record_feedback(
         contradicts.as_ref(),
         &judgement.risks,
     );
-    Ok(FeedbackReply {
+    let reply = FeedbackReply {
         outcome: "saved".to_owned(),
-        id: saved.id,
-        path: saved.path,
+        id: saved.id.clone(),
+        path: saved.path.clone(),
         status: draft.status.name().to_owned(),
         scope,
         contradicts,
         risks: judgement.risks,
         message,
-    })
+    };
+    Ok((reply, Some(saved)))
 }
 
 /// The user-facing sentence for a saved rule: its state, why it waits, and how to undo it.

@@ -2,7 +2,9 @@
 //! the active rules of the default view that share a search term with the new text (found with
 //! the catalog's BM25 index, so a 5,000-rule project compares a handful of rules, not all), and
 //! every rule outside that view (pending, rejected, or in a domain no profile selects), which is
-//! few. Each candidate with the same globs is compared line by line ([`similarity::relation`]).
+//! few. Each candidate with the same globs is compared line by line
+//! ([`similarity::relation_to`]) in the comparison form the catalog keeps for it, so a rule is
+//! tokenized once per catalog, not once per check.
 
 use serde::Serialize;
 
@@ -56,19 +58,23 @@ pub(crate) fn related_rule(
         .chain(
             items
                 .iter()
-                .zip(&in_view)
-                .filter(|(item, seen)| item.kind == Kind::Rule && !**seen)
-                .map(|(item, _)| item)
-                .filter(|item| in_scope(item)),
+                .enumerate()
+                .filter(|(position, item)| {
+                    item.kind == Kind::Rule && !in_view[*position] && in_scope(item)
+                })
+                .map(|(position, _)| position),
         );
     let mut best: Option<(bool, f64, &Item)> = None;
-    for item in candidates {
-        let (is_duplicate, value) = match similarity::relation(&statement, &item.title, &item.body)
-        {
-            Some(Relation::Duplicate(value)) => (true, value),
-            Some(Relation::Contradiction(value)) if item.status == Status::Active => (false, value),
-            _ => continue,
-        };
+    for position in candidates {
+        let item = &items[position];
+        let (is_duplicate, value) =
+            match similarity::relation_to(&statement, catalog.rule_lines(position)) {
+                Some(Relation::Duplicate(value)) => (true, value),
+                Some(Relation::Contradiction(value)) if item.status == Status::Active => {
+                    (false, value)
+                }
+                _ => continue,
+            };
         let better = best.is_none_or(|(best_duplicate, best_value, best_item)| {
             (is_duplicate, value, std::cmp::Reverse(&item.id))
                 > (best_duplicate, best_value, std::cmp::Reverse(&best_item.id))

@@ -9,11 +9,12 @@
 
 use serde::Serialize;
 
-use super::draft::{self, Draft};
+use super::draft::{self, Draft, Saved};
 use super::ledger;
 use super::matching::{self, Related};
 use super::similarity::{self, Statement};
 use super::{fields, risk};
+use crate::confined_fs::ProjectLock;
 use crate::content::{Item, Kind, Source, Status};
 use crate::error::Result;
 use crate::retrieval::Catalog;
@@ -80,17 +81,21 @@ pub(crate) struct ProposalsReply {
 }
 
 /// Saves `proposals` (the first [`MAX_PROPOSALS`]) into the catalog's project and records the
-/// `dismiss` links (see the module documentation).
+/// `dismiss` links (see the module documentation). The caller holds the project's writer lock
+/// (`_held`) and took it before bringing `catalog` up to date, so the duplicate checks see every
+/// rule saved before, by any process. Returns the reply and the rule files written, in entry
+/// order.
 ///
-/// Errors: [`crate::error::Error::Busy`] when the writer lock is held elsewhere, a ledger that
-/// ai-rulez did not write, I/O. A bad entry is a `refused` result, never an error.
+/// Errors: a ledger that ai-rulez did not write, I/O. A bad entry is a `refused` result, never
+/// an error.
 pub(crate) fn propose_rules(
     catalog: &Catalog,
     proposals: &[Proposal],
     dismiss: &[String],
-) -> Result<ProposalsReply> {
+    _held: &ProjectLock,
+) -> Result<(ProposalsReply, Vec<Saved>)> {
     let project = &catalog.project;
-    let _lock = project.dir.lock()?;
+    let mut written = Vec::new();
     let mut saved_here: Vec<(Statement, Vec<String>, String, String)> = Vec::new();
     let mut results = Vec::new();
     for (index, proposal) in proposals.iter().take(MAX_PROPOSALS).enumerate() {
@@ -116,16 +121,18 @@ pub(crate) fn propose_rules(
                             saved.id.clone(),
                             saved.path.clone(),
                         ));
-                        ProposalResult {
+                        let result = ProposalResult {
                             index,
                             outcome: "saved".to_owned(),
-                            id: Some(saved.id),
-                            path: Some(saved.path),
+                            id: Some(saved.id.clone()),
+                            path: Some(saved.path.clone()),
                             status: Some(draft.status.name().to_owned()),
                             reason: None,
                             risks,
                             contradicts,
-                        }
+                        };
+                        written.push(saved);
+                        result
                     }
                     Err(error) => refused(index, error.to_string()),
                 }
@@ -145,12 +152,13 @@ pub(crate) fn propose_rules(
     };
     let ignored = proposals.len().saturating_sub(MAX_PROPOSALS);
     let message = summary(&results, ignored);
-    Ok(ProposalsReply {
+    let reply = ProposalsReply {
         results,
         ignored,
         dismissed,
         message,
-    })
+    };
+    Ok((reply, written))
 }
 
 fn refused(index: usize, reason: String) -> ProposalResult {

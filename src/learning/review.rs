@@ -1,7 +1,8 @@
 //! A person's review of learned rules (`ai-rulez review`): the pending rules with their
 //! evidence and what they may repeat or contradict, suspected pairs among the rules, rules not
 //! sent lately; and the decisions. Approving removes `status` from a pending rule (or, for a
-//! revision, writes its text over the rule it revises and removes the revision file), rejecting
+//! revision, merges its body and the frontmatter entries it sets into the rule it revises,
+//! keeping that rule's other entries, and removes the revision file), rejecting
 //! sets `status: rejected` with an optional `reason`, unpinning removes `always: true`. Every
 //! decision is an ordinary edit of a rule file, so it shows in `git diff` and in the lock.
 
@@ -275,13 +276,47 @@ fn approve_one(project: &Project, id: &str) -> Result<Option<String>> {
             ),
         ));
     }
-    let text = rewritten(item, &["status", "revises", "reason"], &[]);
+    let text = merged_revision(original, item);
     write_rule(project, original, &text)?;
     project.dir.remove_file(&item.source_path)?;
     Ok(Some(format!(
         "rule `{target}` ({}) now has the revised text; the revision file {} is removed",
         original.source_path, item.source_path
     )))
+}
+
+/// Keys of a revision that describe the revision itself, not the rule: never copied onto the
+/// rule it revises (which keeps its own `created` and `source`).
+const REVISION_ONLY_KEYS: [&str; 5] = ["status", "revises", "reason", "created", "source"];
+
+/// Keys that say where a rule applies; a revision that sets one replaces all of them.
+const SCOPE_KEYS: [&str; 3] = ["scope", "globs", "paths"];
+
+/// The file text of `original` revised by `revision`: the revision's body, and every
+/// frontmatter entry the revision sets (title, triggers, always, scope when it differs,
+/// evidence, refs, ...) in place of the original's; the original's other entries (priority,
+/// created, source, keys ai-rulez does not know, comments) are kept as written.
+fn merged_revision(original: &Item, revision: &Item) -> String {
+    // A revision proposed without a scope carries the original's globs as a `scope`; the
+    // original's own spelling of the same scope is then kept.
+    let same_scope = matching::same_scope(&original.globs, &revision.globs);
+    let yaml = frontmatter::merge_top_level(
+        original.yaml.as_deref().unwrap_or_default(),
+        revision.yaml.as_deref().unwrap_or_default(),
+        |key| !(REVISION_ONLY_KEYS.contains(&key) || (same_scope && SCOPE_KEYS.contains(&key))),
+        |key| {
+            if SCOPE_KEYS.contains(&key) {
+                "scope"
+            } else {
+                key
+            }
+        },
+    );
+    if yaml.is_empty() {
+        revision.body.clone()
+    } else {
+        format!("---\n{yaml}---\n{}", revision.body)
+    }
 }
 
 fn reject_one(project: &Project, id: &str, reason: Option<&str>) -> Result<Option<String>> {

@@ -161,52 +161,47 @@ pub(crate) enum Relation {
     Contradiction(f64),
 }
 
-/// The strongest relation of `statement` to the rule with `title` and `body`: each body line
-/// (list markers and heading marks stripped) and the title are compared, and the best duplicate
-/// wins over the best contradiction. `None` when neither threshold is reached.
-pub(crate) fn relation(statement: &Statement, title: &str, body: &str) -> Option<Relation> {
+/// A rule reduced for comparison: the statement of its title, of each non-empty body line
+/// (list markers and heading marks stripped), and, for a body of at most three lines, of the
+/// body as a whole (a short rule written over several lines). Lines without content terms are
+/// left out. Built once per rule and kept with the catalog, so a check against thousands of
+/// rules compares sorted term lists instead of tokenizing text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RuleLines {
+    lines: Vec<Statement>,
+}
+
+impl RuleLines {
+    /// The comparison form of the rule with `title` and `body`.
+    pub(crate) fn of(title: &str, body: &str) -> Self {
+        let lines = std::iter::once(title)
+            .chain(body.lines())
+            .chain((body.lines().count() <= 3).then_some(body))
+            .map(|line| {
+                line.trim()
+                    .trim_start_matches(['-', '*', '+', '#', '>'])
+                    .trim()
+            })
+            .filter(|line| !line.is_empty())
+            .map(Statement::of)
+            .filter(|statement| !statement.terms.is_empty())
+            .collect();
+        Self { lines }
+    }
+}
+
+/// The strongest relation of `statement` to a rule in its comparison form: each line is
+/// compared, and the best duplicate wins over the best contradiction. `None` when neither
+/// threshold is reached.
+pub(crate) fn relation_to(statement: &Statement, rule: &RuleLines) -> Option<Relation> {
     let mut duplicate: f64 = 0.0;
     let mut contradiction: f64 = 0.0;
-    let least = least_shared(statement.terms.len()).max(1);
-    // The same necessary condition on the whole rule first: most rules stop here.
-    let whole = format!("{title}\n{body}").to_lowercase();
-    let present = statement
-        .terms
-        .iter()
-        .filter(|term| whole.contains(term.as_str()))
-        .count();
-    if present < least {
-        return None;
-    }
-    let lines = std::iter::once(title).chain(body.lines()).chain(
-        // A short rule written over several lines is also compared as a whole.
-        (body.lines().count() <= 3).then_some(body),
-    );
-    for line in lines {
-        let line = line
-            .trim()
-            .trim_start_matches(['-', '*', '+', '#', '>'])
-            .trim();
-        if line.is_empty() {
-            continue;
-        }
-        // A stemmed term is a prefix of a lower-cased word, so a line that does not contain
-        // enough of the statement's terms as substrings cannot reach the lower threshold; most
-        // lines stop here without being tokenized.
-        let lowered = line.to_lowercase();
-        let present = statement
-            .terms
-            .iter()
-            .filter(|term| lowered.contains(term.as_str()))
-            .count();
-        if present < least {
-            continue;
-        }
-        let similarity = jaccard(&statement.terms, &content_terms(line));
+    for line in &rule.lines {
+        let similarity = jaccard(&statement.terms, &line.terms);
         if similarity < CONTRADICTION_JACCARD {
             continue;
         }
-        if statement.polarity.opposes(Polarity::of(line)) {
+        if statement.polarity.opposes(line.polarity) {
             contradiction = contradiction.max(similarity);
         } else {
             duplicate = duplicate.max(similarity);
@@ -219,6 +214,14 @@ pub(crate) fn relation(statement: &Statement, title: &str, body: &str) -> Option
     } else {
         None
     }
+}
+
+/// The strongest relation of `statement` to the rule with `title` and `body` (see
+/// [`relation_to`]), for a rule compared once; checks against many rules keep their
+/// [`RuleLines`] instead.
+#[cfg(test)]
+pub(crate) fn relation(statement: &Statement, title: &str, body: &str) -> Option<Relation> {
+    relation_to(statement, &RuleLines::of(title, body))
 }
 
 #[cfg(test)]

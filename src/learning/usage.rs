@@ -38,12 +38,14 @@ struct UsageFile {
 }
 
 /// Whether `name` (a file directly in `.ai-rulez/local/`) is one of the bookkeeping files the
-/// learning loop writes there, or a temporary file of such a write.
+/// learning loop (or the writer's record of output stats) keeps there, or a temporary file of
+/// such a write.
 #[must_use]
 pub(crate) fn is_bookkeeping_file(name: &str) -> bool {
     name == "usage.json"
         || name == "ledger.json"
         || name == "activity.jsonl"
+        || name == crate::write::OUTPUT_STATS_FILE
         || (name.starts_with(".ai-rulez-")
             && std::path::Path::new(name)
                 .extension()

@@ -1,22 +1,62 @@
 //! Loaded projects kept between MCP calls: each project's catalog (search index, compiled
 //! scopes) is reused until its file watcher reports a change, so a reading call only matches and
-//! ranks, and a hand edit is still seen by the very next call.
+//! ranks, and a hand edit is still seen by the very next call. A change made by this server
+//! itself (a rule file a learning tool just created, whose bytes it knows) updates the cached
+//! catalog in place instead of reloading the whole project.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::error::Result;
 use crate::project::{self, Project};
 use crate::retrieval::Catalog;
 
-/// A loaded project with its catalog, reloaded when its watcher reports a change.
+/// A file this server created, with its exact bytes: the change it expects the watcher to
+/// report, which it can apply to the cached catalog without reloading the project.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OwnFile {
+    /// Project-relative, `/`-separated path of a new rule file under the root `rules/` folder.
+    pub path: String,
+    /// The bytes written.
+    pub bytes: Vec<u8>,
+}
+
+/// A loaded project with its catalog, reloaded when its watcher reports a change this server
+/// did not make itself.
 struct Cached {
     catalog: Arc<Catalog>,
-    dirty: Arc<AtomicBool>,
+    /// The load errors the catalog was built with (to build it again without a reload).
+    load_problems: Vec<String>,
+    changes: Arc<Mutex<Changes>>,
+    /// Files created by this server since the catalog was last brought up to date.
+    own_files: Vec<OwnFile>,
     barrier: Arc<Barrier>,
-    _watcher: Option<notify::RecommendedWatcher>,
+    /// Kept only so that the watcher lives as long as the entry.
+    watcher: Option<notify::RecommendedWatcher>,
+}
+
+/// What the watcher reported since the catalog was last brought up to date: the absolute paths
+/// of changed entries, or that anything may have changed (a watcher error, an event without
+/// paths, a queue overflow, no watcher at all).
+#[derive(Debug, Default)]
+struct Changes {
+    everything: bool,
+    paths: BTreeSet<PathBuf>,
+}
+
+impl Changes {
+    fn is_empty(&self) -> bool {
+        !self.everything && self.paths.is_empty()
+    }
+}
+
+/// Marks that anything may have changed, so the next call reloads the project.
+fn mark_everything(changes: &Mutex<Changes>) {
+    changes
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .everything = true;
 }
 
 /// The highest barrier number a project's watcher has seen. File events arrive on the watcher's
@@ -80,17 +120,59 @@ impl Projects {
 
     /// The fresh catalog of the project at `root` (a discovered project root).
     ///
+    /// When the only changes since the last call are files this server created (see
+    /// [`Projects::created`]) and each still holds the bytes written, the cached catalog is
+    /// updated in place; any other change reloads the project.
+    ///
     /// Errors: the config cannot be read or parsed. Broken item files do not fail: they are left
     /// out and named in the catalog's problems (and on stderr).
     pub(crate) fn catalog(&mut self, root: &Path) -> Result<Arc<Catalog>> {
-        if let Some(cached) = self.loaded.get(root) {
+        if let Some(mut cached) = self.loaded.remove(root) {
             self.next_barrier += 1;
-            settle(self.barriers.as_ref(), self.next_barrier, cached);
-            if !cached.dirty.load(Ordering::Acquire) {
-                return Ok(cached.catalog.clone());
+            settle(self.barriers.as_ref(), self.next_barrier, &cached);
+            let changes = std::mem::take(
+                &mut *cached
+                    .changes
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            );
+            let own_files = std::mem::take(&mut cached.own_files);
+            if changes.is_empty() && own_files.is_empty() {
+                let catalog = cached.catalog.clone();
+                self.loaded.insert(root.to_path_buf(), cached);
+                return Ok(catalog);
+            }
+            if !changes.everything && is_own_change(&cached.catalog, &changes, &own_files) {
+                let Cached {
+                    catalog,
+                    load_problems,
+                    changes,
+                    own_files: _,
+                    barrier,
+                    watcher,
+                } = cached;
+                if let Some(catalog) = with_own_files(catalog, &own_files, &load_problems) {
+                    self.loaded.insert(
+                        root.to_path_buf(),
+                        Cached {
+                            catalog: catalog.clone(),
+                            load_problems,
+                            changes,
+                            own_files: Vec::new(),
+                            barrier,
+                            watcher,
+                        },
+                    );
+                    return Ok(catalog);
+                }
             }
         }
-        let dirty = Arc::new(AtomicBool::new(false));
+        self.reload(root)
+    }
+
+    /// Loads the project at `root` from disk and caches its catalog with a fresh watcher.
+    fn reload(&mut self, root: &Path) -> Result<Arc<Catalog>> {
+        let changes = Arc::new(Mutex::new(Changes::default()));
         let barrier = Arc::new(Barrier::default());
         let mut warnings = Vec::new();
         // A file that does not load (invalid UTF-8, broken YAML) must not take the whole project
@@ -116,64 +198,129 @@ impl Projects {
         // the fresh entry stale instead of being missed.
         let watcher = watch(
             &loaded,
-            &dirty,
+            &changes,
             &barrier,
             self.barriers.as_ref().map(tempfile::TempDir::path),
         );
-        let catalog = Arc::new(Catalog::new(loaded, problems));
+        let catalog = Arc::new(Catalog::new(loaded, problems.clone()));
         self.loaded.insert(
             root.to_path_buf(),
             Cached {
                 catalog: catalog.clone(),
-                dirty,
+                load_problems: problems,
+                changes,
+                own_files: Vec::new(),
                 barrier,
-                _watcher: watcher,
+                watcher,
             },
         );
         Ok(catalog)
     }
 
-    /// Marks the project at `root` stale, so the next call reloads it (after a write).
+    /// Marks the project at `root` stale, so the next call reloads it (after a write whose
+    /// effect this cache cannot apply itself).
     pub(crate) fn mark_stale(&self, root: &Path) {
         if let Some(cached) = self.loaded.get(root) {
-            cached.dirty.store(true, Ordering::Release);
+            mark_everything(&cached.changes);
         }
     }
+
+    /// Records that this server created `files` in the project at `root`, so the next call
+    /// adds them to the cached catalog instead of reloading the project, provided the watcher
+    /// reports nothing else and each file still holds exactly these bytes.
+    pub(crate) fn created(&mut self, root: &Path, files: Vec<OwnFile>) {
+        if let Some(cached) = self.loaded.get_mut(root) {
+            cached.own_files.extend(files);
+        }
+    }
+}
+
+/// Whether the watcher's `changes` are exactly the creation of `own_files` (and of their
+/// temporary files), each still holding the bytes this server wrote.
+fn is_own_change(catalog: &Catalog, changes: &Changes, own_files: &[OwnFile]) -> bool {
+    if own_files.is_empty() {
+        return false;
+    }
+    let root = &catalog.project.root;
+    let expected: BTreeSet<PathBuf> = own_files
+        .iter()
+        .flat_map(|file| {
+            [
+                root.join(&file.path),
+                root.join(crate::confined_fs::temporary_path(&file.path)),
+            ]
+        })
+        .collect();
+    changes.paths.is_subset(&expected)
+        && own_files.iter().all(|file| {
+            catalog
+                .project
+                .dir
+                .read(&file.path, crate::content::MAX_FILE_BYTES)
+                .ok()
+                .flatten()
+                .is_some_and(|(bytes, _)| bytes == file.bytes)
+        })
+}
+
+/// `catalog` with the rules of `own_files` added, or `None` when a file does not load as a
+/// rule or the catalog is still shared (then the project is reloaded).
+fn with_own_files(
+    catalog: Arc<Catalog>,
+    own_files: &[OwnFile],
+    load_problems: &[String],
+) -> Option<Arc<Catalog>> {
+    let items = own_files
+        .iter()
+        .map(|file| crate::content::root_rule_from_bytes(&file.path, &file.bytes))
+        .collect::<Result<Vec<_>>>()
+        .ok()?;
+    // Between calls this cache holds the one reference to the catalog, so it can be changed
+    // in place.
+    let catalog = Arc::try_unwrap(catalog).ok()?;
+    catalog.with_root_rules(items, load_problems).map(Arc::new)
 }
 
 /// Makes sure every file event from before this call has reached `cached` (see [`Barrier`]).
 fn settle(barriers: Option<&tempfile::TempDir>, number: u64, cached: &Cached) {
     let Some(folder) = barriers else {
-        cached.dirty.store(true, Ordering::Release);
+        mark_everything(&cached.changes);
         return;
     };
     let file = folder.path().join(number.to_string());
     if fs_err::write(&file, b"").is_err() || !cached.barrier.wait_for(number) {
-        cached.dirty.store(true, Ordering::Release);
+        mark_everything(&cached.changes);
     }
     fs_err::remove_file(&file).ok();
 }
 
-/// Watches the project's config folder; any event marks the cache stale. The same watcher
-/// observes the barrier folder and reports barrier numbers instead. Without a watcher (for
-/// example when inotify is unavailable) the project is reloaded on every call.
+/// Watches the project's config folder and records the paths of changed entries in `changes`
+/// (an event without paths, or one asking for a rescan, means anything may have changed). The
+/// same watcher observes the barrier folder and reports barrier numbers instead. Without a
+/// watcher (for example when inotify is unavailable) the project is reloaded on every call.
 fn watch(
     project: &Project,
-    dirty: &Arc<AtomicBool>,
+    changes: &Arc<Mutex<Changes>>,
     barrier: &Arc<Barrier>,
     barriers: Option<&Path>,
 ) -> Option<notify::RecommendedWatcher> {
     use notify::Watcher as _;
-    let flag = dirty.clone();
+    let recorded = changes.clone();
     let seen = barrier.clone();
     let barrier_folder = barriers.map(Path::to_path_buf);
     let local_folder = project.config_dir.join("local");
-    let memories_folder = project
-        .root
-        .join(crate::memory::memories::Store::of(project).base());
+    let memory_folders = [
+        project
+            .root
+            .join(crate::memory::memories::Store::of(project).base()),
+        project
+            .root
+            .join(crate::memory::learning_file::folder(project)),
+        project.root.join(crate::memory::refresh::folder(project)),
+    ];
     let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else {
-            flag.store(true, Ordering::Release);
+            mark_everything(&recorded);
             return;
         };
         if let Some(folder) = &barrier_folder
@@ -209,20 +356,27 @@ fn watch(
         {
             return;
         }
-        // Team memories are read from disk on every call and are not part of the catalog, so
-        // saving one must not force a reload either.
+        // Team memory (memories, learnings, refresh requests) is read from disk on every call
+        // and is not part of the catalog, so saving it must not force a reload either.
         if !event.paths.is_empty()
             && event
                 .paths
                 .iter()
-                .all(|path| path.starts_with(&memories_folder))
+                .all(|path| memory_folders.iter().any(|folder| path.starts_with(folder)))
         {
             return;
         }
-        flag.store(true, Ordering::Release);
+        let mut recorded = recorded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if event.paths.is_empty() || event.need_rescan() {
+            recorded.everything = true;
+        } else {
+            recorded.paths.extend(event.paths);
+        }
     });
     let Ok(mut watcher) = watcher else {
-        dirty.store(true, Ordering::Release);
+        mark_everything(changes);
         return None;
     };
     let target = if project.config_dir_relative.is_empty() {
@@ -239,7 +393,7 @@ fn watch(
                 .is_err()
         })
     {
-        dirty.store(true, Ordering::Release);
+        mark_everything(changes);
         return None;
     }
     Some(watcher)

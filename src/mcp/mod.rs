@@ -56,16 +56,14 @@ struct State {
     projects: cache::Projects,
 }
 
-/// Whether a writing tool changed any project file (see [`Server::write_catalog`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a writing tool changed in the project (see [`Server::write_catalog`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Changed {
-    /// At least one file may have changed.
-    Files,
+    /// Only these new rule files were created, with exactly these bytes: the cached catalog
+    /// takes them without reloading the project.
+    Created(Vec<cache::OwnFile>),
     /// Nothing was written.
     Nothing,
-    /// Only files the catalog does not hold changed (team memories, read from disk on every
-    /// call), so the cached catalog stays valid.
-    NotInCatalog,
 }
 
 /// The toolsets a session serves, and how many times that set changed.
@@ -222,24 +220,54 @@ impl Server {
     }
 
     /// Like [`Server::write`], for a writing tool that also needs the catalog (the search index
-    /// over the active rules) of the project as loaded before the write. The tool says whether
-    /// it changed files: a call that wrote nothing (a duplicate reported as already known)
-    /// keeps the cached catalog, so it costs no reload of the project. After an error the
-    /// project is reloaded, since part of a batch may have been written.
+    /// over the active rules) of the project. The project's writer lock is taken first and the
+    /// catalog brought up to date after it, so the tool checks against every file another
+    /// process saved before it (two servers saving the same rule at once save it once); `run`
+    /// gets the held lock and must not take it again. The tool says what it changed: a call
+    /// that wrote nothing (a duplicate reported as already known) keeps the cached catalog, new
+    /// rule files it names are added to it, and anything else reloads the project on the next
+    /// call, as does an error, since part of a batch may have been written.
     pub(crate) fn write_catalog<T>(
         &self,
         working_directory: Option<&str>,
-        run: impl FnOnce(&Catalog) -> Result<(T, Changed)>,
+        run: impl FnOnce(&Catalog, &crate::confined_fs::ProjectLock) -> Result<(T, Changed)>,
+    ) -> std::result::Result<T, ToolError> {
+        let start = self.start_for(working_directory, None)?;
+        let root = self.project_root(&start)?;
+        let mut state = self.lock_state()?;
+        let held = crate::confined_fs::ProjectDir::open(&root)?.lock()?;
+        let catalog = state.projects.catalog(&root)?;
+        let result = run(&catalog, &held);
+        // The cache must hold the only reference again to update the catalog in place.
+        drop(catalog);
+        let (value, changed) = match result {
+            Ok(done) => done,
+            Err(error) => {
+                state.projects.mark_stale(&root);
+                return Err(error.into());
+            }
+        };
+        match changed {
+            Changed::Nothing => {}
+            Changed::Created(files) => state.projects.created(&root, files),
+        }
+        Ok(value)
+    }
+
+    /// Runs a writing tool whose files the cached catalog does not hold (team memories,
+    /// learnings, refresh requests, the activity log): the library function `run` calls takes
+    /// the project's writer lock itself, and the cached catalog stays valid (the file watcher
+    /// ignores those folders too).
+    pub(crate) fn write_beside_catalog<T>(
+        &self,
+        working_directory: Option<&str>,
+        run: impl FnOnce(&Catalog) -> Result<T>,
     ) -> std::result::Result<T, ToolError> {
         let start = self.start_for(working_directory, None)?;
         let root = self.project_root(&start)?;
         let mut state = self.lock_state()?;
         let catalog = state.projects.catalog(&root)?;
-        let result = run(&catalog);
-        if !matches!(result, Ok((_, Changed::Nothing | Changed::NotInCatalog))) {
-            state.projects.mark_stale(&root);
-        }
-        Ok(result?.0)
+        Ok(run(&catalog)?)
     }
 
     /// Whether the server was started with `--read-only` (no project file is written).

@@ -4,6 +4,7 @@
 
 pub(crate) mod fallback;
 pub(crate) mod fields;
+mod frontmatter_memo;
 pub(crate) mod render;
 
 use serde::Deserialize;

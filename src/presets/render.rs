@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use minijinja::{Environment, UndefinedBehavior, context, syntax::SyntaxConfig};
 use serde::Serialize;
 
+use super::frontmatter_memo::FrontmatterMemo;
 use super::{
     ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES, fallback, fields,
 };
@@ -19,7 +20,10 @@ use crate::markdown;
 use crate::mcp_config::{self, DocumentShape};
 use crate::plan::{Content, Markdown, Output, Plan};
 use crate::project::{Project, View};
-use crate::scope::expand_braces;
+
+mod rule_files;
+
+use rule_files::RuleFile;
 
 /// Renders every output of `presets` for `view`. `lookup` resolves `${VAR}` placeholders that a
 /// settings format cannot keep as references.
@@ -33,10 +37,18 @@ pub(crate) fn render(
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Plan> {
     let environment = template_environment()?;
+    let frontmatter = FrontmatterMemo::new(
+        &environment,
+        presets
+            .iter()
+            .filter_map(|preset| preset.rules.as_ref())
+            .map(|rules| rules.frontmatter.as_str()),
+    );
     let renderer = Renderer {
         project,
         view,
         environment,
+        frontmatter,
         root_writers: root_writers(presets),
     };
     let mut plan = Plan::default();
@@ -123,6 +135,8 @@ struct Renderer<'a> {
     project: &'a Project,
     view: &'a View<'a>,
     environment: Environment<'static>,
+    /// Rule frontmatter rendered once per distinct input (see [`FrontmatterMemo`]).
+    frontmatter: FrontmatterMemo,
     root_writers: BTreeMap<String, Vec<String>>,
 }
 
@@ -145,24 +159,34 @@ impl Renderer<'_> {
         let mut negations: Vec<String> = Vec::new();
         let mut root_rules: Vec<&Item> = Vec::new();
         if let Some(rules) = &preset.rules {
+            let mut files: Vec<RuleFile<'_>> = Vec::new();
+            // Rules written as another kind of file (a skill or workflow, see `fallback`).
+            let mut fallbacks: Vec<Output> = Vec::new();
             for item in self.items(Kind::Rule) {
-                self.rule(
+                files.extend(self.rule(
                     preset,
                     rules,
                     item,
                     &mut root_rules,
-                    (&mut unexpressible, &mut negations),
-                    plan,
-                )?;
+                    (&mut unexpressible, &mut negations, &mut fallbacks),
+                ));
             }
             if rules.context {
                 for item in self.items(Kind::Context) {
                     let path = format!("{}/context-{}{}", rules.dir, item.id, rules.extension);
                     if targets_match(item, &path, std::slice::from_ref(&preset.name)) {
-                        let placement = (Activation::Always, &[][..], path.as_str());
-                        self.rule_file(preset, rules, item, placement, plan)?;
+                        files.push(RuleFile {
+                            item,
+                            activation: Activation::Always,
+                            globs: Vec::new(),
+                            path,
+                        });
                     }
                 }
+            }
+            self.rule_files(preset, rules, &files, plan)?;
+            for output in fallbacks {
+                plan.add(output)?;
             }
         } else {
             root_rules.extend(self.items(Kind::Rule));
@@ -245,16 +269,21 @@ impl Renderer<'_> {
             .filter(move |item| item.kind == kind)
     }
 
-    /// Places one rule: in the rules folder, or (when targeted there, or inline mode) in the root.
+    /// Places one rule: in the rules folder (returned, to be rendered with the others), as
+    /// another kind of file when the preset's rules cannot express its activation (pushed on
+    /// `fallbacks`), or (when targeted there, or inline mode) in the root.
     fn rule<'i>(
         &self,
         preset: &PresetSpec,
         rules: &RulesSpec,
         item: &'i Item,
         root_rules: &mut Vec<&'i Item>,
-        (unexpressible, negations): (&mut Vec<String>, &mut Vec<String>),
-        plan: &mut Plan,
-    ) -> Result<()> {
+        (unexpressible, negations, fallbacks): (
+            &mut Vec<String>,
+            &mut Vec<String>,
+            &mut Vec<Output>,
+        ),
+    ) -> Option<RuleFile<'i>> {
         let folder_path = format!("{}/{}{}", rules.dir, item.id, rules.extension);
         let in_folder = targets_match(item, &folder_path, std::slice::from_ref(&preset.name));
         let in_root = preset.root.as_ref().is_some_and(|root| {
@@ -273,10 +302,10 @@ impl Renderer<'_> {
         let to_root = in_root && (inline_default || !in_folder);
         if to_root {
             root_rules.push(item);
-            return Ok(());
+            return None;
         }
         if !in_folder {
-            return Ok(());
+            return None;
         }
         let mut activation = if rules
             .activations
@@ -294,7 +323,8 @@ impl Renderer<'_> {
                 && let Some(output) =
                     fallback::fallback_output(preset, rules, item, &body, &skill_ids)
             {
-                return plan.add(output);
+                fallbacks.push(output);
+                return None;
             }
             unexpressible.push(format!("{} ({})", item.id, item.activation.name()));
             Activation::Always
@@ -307,59 +337,11 @@ impl Renderer<'_> {
                 activation = Activation::Always;
             }
         }
-        self.rule_file(
-            preset,
-            rules,
+        Some(RuleFile {
             item,
-            (activation, &globs, &folder_path),
-            plan,
-        )
-    }
-
-    /// Writes one rule file at `path` with `activation` and `globs` (already in output form, see
-    /// [`crate::scope::output_globs`]).
-    fn rule_file(
-        &self,
-        preset: &PresetSpec,
-        rules: &RulesSpec,
-        item: &Item,
-        (activation, globs, path): (Activation, &[String], &str),
-        plan: &mut Plan,
-    ) -> Result<()> {
-        let body = trim_blank_edges(&item.body);
-        if body.is_empty() {
-            plan.warnings.push(format!(
-                "{}: empty body; no {} file is written",
-                item.source_path, preset.label
-            ));
-            return Ok(());
-        }
-        let expanded: Vec<String> = globs.iter().flat_map(|glob| expand_braces(glob)).collect();
-        let yaml = self
-            .environment
-            .get_template(&rules.frontmatter)
-            .and_then(|template| {
-                template.render(context! {
-                    id => &item.id,
-                    activation => activation.name(),
-                    globs => globs.to_vec(),
-                    expanded => expanded,
-                    description => item.description.clone().unwrap_or_default(),
-                })
-            })
-            .map_err(template_error)?;
-        let frontmatter = (!yaml.trim().is_empty()).then_some(yaml);
-        let body = if frontmatter.is_some() {
-            format!("\n{body}")
-        } else {
-            body
-        };
-        let markdown = Markdown::build(frontmatter.as_deref(), &body, &item.source_path, false);
-        check_limits(path, &markdown.bytes, rules, &mut plan.warnings);
-        plan.add(Output {
-            path: path.to_owned(),
-            content: Content::Markdown(markdown),
-            writers: vec![preset.name.clone()],
+            activation,
+            globs,
+            path: folder_path,
         })
     }
 
@@ -656,34 +638,6 @@ fn ensure_newline(text: &str) -> String {
         text.to_owned()
     } else {
         format!("{text}\n")
-    }
-}
-
-fn check_limits(path: &str, bytes: &[u8], rules: &RulesSpec, warnings: &mut Vec<String>) {
-    let text = String::from_utf8_lossy(bytes);
-    if let Some(limit) = rules.max_chars {
-        let count = text.chars().count();
-        if count > limit {
-            warnings.push(format!(
-                "{path}: {count} characters, over the {limit}-character limit per rule file; the assistant ignores the rest, so split the rule"
-            ));
-        }
-    }
-    if let Some(limit) = rules.max_bytes
-        && bytes.len() > limit
-    {
-        warnings.push(format!(
-            "{path}: {} bytes, over the {limit}-byte limit per rule file; the assistant ignores the rest, so split the rule",
-            bytes.len()
-        ));
-    }
-    if let Some(limit) = rules.max_lines {
-        let count = text.lines().count();
-        if count > limit {
-            warnings.push(format!(
-                "{path}: {count} lines, over the {limit}-line guidance per rule file"
-            ));
-        }
     }
 }
 

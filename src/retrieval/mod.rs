@@ -30,6 +30,7 @@ use serde::Serialize;
 
 use crate::content::{Activation, Item, Kind};
 use crate::hash::{Provenance, banner_provenance};
+use crate::learning::similarity::RuleLines;
 use crate::project::Project;
 use crate::search::Index;
 
@@ -230,12 +231,18 @@ pub struct Catalog {
     relevance: relevance::RelevanceIndex,
     /// Load errors (`file:line: message`): those files are left out of every reply.
     pub problems: Vec<String>,
+    /// One entry per item of `project.tree.items`: the item's comparison form for the learning
+    /// tools' duplicate and contradiction checks, made on first use. A check compares a new
+    /// sentence with hundreds of rules of its scope; tokenizing each of them on every call was
+    /// most of its cost.
+    rule_lines: Vec<OnceLock<RuleLines>>,
 }
 
 impl Catalog {
     /// Builds the catalog of `project`; `problems` are the load errors of files left out.
     #[must_use]
     pub fn new(project: Arc<Project>, mut problems: Vec<String>) -> Self {
+        let project_items = project.tree.items.len();
         let mut warnings = Vec::new();
         let view: Vec<usize> = match crate::project::view(&project, None, &mut warnings) {
             Ok(view) => {
@@ -333,25 +340,71 @@ impl Catalog {
             entry_by_id: OnceLock::new(),
             index,
             problems,
+            rule_lines: std::iter::repeat_with(OnceLock::new)
+                .take(project_items)
+                .collect(),
         }
     }
 
-    /// The active rules of the default view that pass `keep` and hold at least `least` of
-    /// `terms` (stemmed search terms) in their title, triggers, description or body, in
-    /// priority order. Checking `keep` first and the index second costs a slice comparison and
-    /// a few binary searches per rule, so a caller looking for near-duplicates among 5,000 rules
-    /// tokenizes only the few that can be similar.
+    /// This catalog with `items` (root-layer rule files just written by this process, as
+    /// [`crate::content::root_rule_from_bytes`] reads them) put into the project's tree where
+    /// loading would put them. A rule that is not active is never served, so only the positions
+    /// of the items after it move; an active one changes the view, so the catalog is built again
+    /// from the tree in memory (with `load_problems`, the load errors it was built with).
+    /// `None` when the project is still shared elsewhere (the caller reloads it).
+    #[must_use]
+    pub(crate) fn with_root_rules(
+        mut self,
+        items: Vec<Item>,
+        load_problems: &[String],
+    ) -> Option<Self> {
+        let project = Arc::get_mut(&mut self.project)?;
+        let mut view_changed = false;
+        for item in items {
+            view_changed |= item.is_active();
+            let position = crate::content::root_rule_position(
+                &project.tree.items,
+                &project.config_relative,
+                &item.source_path,
+            );
+            project.tree.items.insert(position, item);
+            self.rule_lines.insert(position, OnceLock::new());
+            for moved in self.view.iter_mut().chain(self.rules.iter_mut()) {
+                if *moved >= position {
+                    *moved += 1;
+                }
+            }
+        }
+        if view_changed {
+            return Some(Self::new(self.project, load_problems.to_vec()));
+        }
+        Some(self)
+    }
+
+    /// Positions in `project.tree.items` of the active rules of the default view that pass
+    /// `keep` and hold at least `least` of `terms` (stemmed search terms) in their title,
+    /// triggers, description or body, in priority order. Checking `keep` first and the index
+    /// second costs a slice comparison and a few binary searches per rule, so a caller looking
+    /// for near-duplicates among 5,000 rules compares only the few that can be similar.
     pub(crate) fn rules_holding(
         &self,
         terms: &[String],
         least: usize,
         keep: impl Fn(&Item) -> bool,
-    ) -> Vec<&Item> {
+    ) -> Vec<usize> {
         (0..self.rules.len())
             .filter(|number| keep(self.rule(*number)))
             .filter(|number| self.index.terms_held(terms, *number) >= least)
-            .map(|number| self.rule(number))
+            .map(|number| self.rules[number])
             .collect()
+    }
+
+    /// The comparison form of the item at `position` in `project.tree.items` (its title and
+    /// lines as term sets), made on first use and kept while the catalog lives. `position`
+    /// must be a position of the tree (the memo has one entry per item).
+    pub(crate) fn rule_lines(&self, position: usize) -> &RuleLines {
+        let item = &self.project.tree.items[position];
+        self.rule_lines[position].get_or_init(|| RuleLines::of(&item.title, &item.body))
     }
 
     /// Positions in `project.tree.items` of the default view's active rules, in priority order.

@@ -2,10 +2,15 @@
 //! and applying the computed operations in an order that a crash at any instant cannot turn into
 //! a lost file or a forgotten one (see [`perform_all`]).
 
-use crate::confined_fs::{self, ProjectDir};
-use crate::error::{Error, Result};
-use crate::manifest::Manifest;
+use std::borrow::Cow;
 
+use crate::confined_fs::{self, Info, ProjectDir};
+use crate::error::{Error, Result};
+use crate::hash::sha256_tagged;
+use crate::manifest::Manifest;
+use crate::plan::Content;
+
+use super::stat_cache::{Cursor, Observed, Stats};
 use super::{Operation, Settings};
 
 /// Largest file ai-rulez reads at an output path (64 MiB): nothing it generates comes close, and
@@ -82,33 +87,104 @@ pub(super) fn read_output(dir: &ProjectDir, relative: &str) -> Result<Option<(Ve
     dir.read(relative, MAX_OUTPUT_BYTES)
 }
 
-/// What is at one output path: (bytes, permission bits), `None` when absent.
-pub(super) type Found = Result<Option<(Vec<u8>, u32)>>;
+/// What a run knows of one output path.
+pub(super) struct Seen<'a, 'r> {
+    /// (bytes, permission bits) on disk, `None` when absent. For a file the stat record
+    /// proves to hold exactly the planned bytes, those bytes (borrowed from the plan) stand for
+    /// the file, which is not read.
+    pub found: Result<Option<(Cow<'a, [u8]>, u32)>>,
+    /// What to record for the file, when it holds exactly the planned bytes and has settled:
+    /// the recorded facts themselves (borrowed) when they still hold, else new ones.
+    pub observed: Option<Observed<'r>>,
+}
 
-/// Reads what is on disk at every output path (see [`read_output`]), on two threads: the work is
-/// system calls, and a large project has hundreds of thousands of outputs. Results are in the
-/// order of `outputs`.
-pub(super) fn read_outputs(dir: &ProjectDir, outputs: &[&crate::plan::Output]) -> Vec<Found> {
-    let half = outputs.len().div_ceil(2);
-    let (first, second) = outputs.split_at(half);
-    let read_all = |part: &[&crate::plan::Output]| -> Vec<Found> {
-        part.iter()
-            .map(|output| read_output(dir, &output.path))
+/// What is on disk at every output path, on two threads: the work is system calls, and a large
+/// project has hundreds of thousands of outputs. A whole-file output whose entry in `stats`
+/// still matches the file (see [`super::stat_cache`]) and names the planned bytes is not read.
+/// `outputs` and `stats` are sorted by path. `now` is the clock when the run started (seconds,
+/// nanoseconds). Results are in the order of `outputs`.
+pub(super) fn read_outputs<'a, 'r>(
+    dir: &ProjectDir,
+    outputs: &[&'a crate::plan::Output],
+    stats: &Stats<'r>,
+    now: (i64, i64),
+) -> Vec<Seen<'a, 'r>> {
+    crate::parallel::map_runs_in_order(outputs, |run| {
+        // Outputs come sorted by path, so a run visits each folder once: its handle is opened
+        // once for all the files in it that only need a look at their stats, and the record
+        // is walked alongside.
+        let mut folder: Option<(&str, Option<ProjectDir>)> = None;
+        let mut cursor = run
+            .first()
+            .map(|first| Cursor::starting_at(stats, &first.path));
+        run.iter()
+            .map(|output| {
+                let recorded = cursor.as_mut().and_then(|cursor| cursor.find(&output.path));
+                see_output(dir, output, recorded, now, &mut folder)
+            })
             .collect()
-    };
-    std::thread::scope(|scope| {
-        let worker = scope.spawn(|| read_all(second));
-        let mut results = read_all(first);
-        match worker.join() {
-            Ok(rest) => results.extend(rest),
-            Err(_) => results.extend(second.iter().map(|_| {
-                Err(Error::Usage(
-                    "a reader thread stopped unexpectedly".to_owned(),
-                ))
-            })),
-        }
-        results
     })
+}
+
+/// The facts of the output at `path`, looked up through `folder` (the handle of the last
+/// folder visited, replaced when `path` lies in another); `None` when they cannot be had (the
+/// caller then reads the file, which reports any problem).
+fn output_info<'p>(
+    dir: &ProjectDir,
+    path: &'p str,
+    folder: &mut Option<(&'p str, Option<ProjectDir>)>,
+) -> Option<Info> {
+    let Some((parent, name)) = path.rsplit_once('/') else {
+        return dir.info(path).ok().flatten();
+    };
+    if folder.as_ref().is_none_or(|(open, _)| *open != parent) {
+        *folder = Some((parent, dir.folder(parent).ok().flatten()));
+    }
+    let (_, handle) = folder.as_ref()?;
+    handle.as_ref()?.info(name).ok().flatten()
+}
+
+fn see_output<'a, 'r>(
+    dir: &ProjectDir,
+    output: &'a crate::plan::Output,
+    recorded: Option<&Observed<'r>>,
+    now: (i64, i64),
+    folder: &mut Option<(&'a str, Option<ProjectDir>)>,
+) -> Seen<'a, 'r> {
+    let planned: Option<&'a [u8]> = match &output.content {
+        Content::Markdown(markdown) => Some(&markdown.bytes),
+        Content::Verbatim { bytes, .. } => Some(bytes),
+        Content::Entries { .. } => None,
+    };
+    if let (Some(planned), Some(recorded)) = (planned, recorded)
+        && *recorded.digest == sha256_tagged(planned)
+        && let Some(info) = output_info(dir, &output.path, folder)
+        && recorded.matches(&info)
+    {
+        return Seen {
+            found: Ok(Some((Cow::Borrowed(planned), info.mode))),
+            observed: Some(recorded.clone()),
+        };
+    }
+    match dir.read_with_info(&output.path, MAX_OUTPUT_BYTES) {
+        Ok(Some((bytes, info))) => {
+            let observed = planned
+                .filter(|planned| *planned == bytes.as_slice())
+                .and_then(|planned| Observed::of(&info, sha256_tagged(planned), now));
+            Seen {
+                found: Ok(Some((Cow::Owned(bytes), info.mode))),
+                observed,
+            }
+        }
+        Ok(None) => Seen {
+            found: Ok(None),
+            observed: None,
+        },
+        Err(error) => Seen {
+            found: Err(error),
+            observed: None,
+        },
+    }
 }
 
 /// The permission bits of a file, if one is there.

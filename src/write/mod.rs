@@ -11,6 +11,7 @@ mod extras;
 mod links;
 mod orphans;
 mod section;
+mod stat_cache;
 
 use std::borrow::Cow;
 
@@ -23,6 +24,7 @@ use crate::plan::{Content, Markdown, Plan};
 pub(crate) use disk::write_file;
 use disk::{perform_all, read_manifest};
 pub(crate) use section::section_body;
+pub(crate) use stat_cache::FILE_NAME as OUTPUT_STATS_FILE;
 
 /// What to do with the analysis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,20 +193,35 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         refused_content: std::collections::BTreeMap::new(),
         originals: Vec::new(),
     };
+    let stats_path = stat_cache::path_for(&settings.manifest_path)
+        .filter(|_| plan.outputs.len() >= stat_cache::LEAST_OUTPUTS);
+    let record_text = match (&stats_path, settings.clean) {
+        (Some(path), false) => stat_cache::read(settings.dir, path),
+        _ => String::new(),
+    };
+    let recorded = stat_cache::parse(&record_text);
+    // The entries to keep, in path order, and whether they differ from the record's.
+    let mut kept: stat_cache::Stats<'_> = Vec::new();
+    let mut record_changed = false;
     if !settings.clean {
         // Read in chunks on two threads, analysed in order: bounded memory, half the wait.
         let outputs: Vec<&crate::plan::Output> = plan.outputs.values().collect();
+        let now = stat_cache::now();
         for chunk in outputs.chunks(4096) {
-            let found = disk::read_outputs(settings.dir, chunk);
-            for (output, found) in chunk.iter().zip(found) {
-                let found = match found {
+            let seen = disk::read_outputs(settings.dir, chunk, &recorded, now);
+            for (output, seen) in chunk.iter().zip(seen) {
+                if let Some(facts) = seen.observed {
+                    record_changed |= matches!(facts.digest, Cow::Owned(_));
+                    kept.push((output.path.as_str(), facts));
+                }
+                let found = match seen.found {
                     Ok(found) => found,
                     // A link to another output (`AGENTS.md -> CLAUDE.md`) is kept and left out
                     // of the manifest and the ignore block: the target is written instead.
                     Err(error) => match links::kept_link(settings.dir, plan, &output.path)? {
-                        Some(kept) => {
+                        Some(link) => {
                             state.report.kept_links.push(output.path.clone());
-                            state.report.warnings.extend(kept.warning);
+                            state.report.warnings.extend(link.warning);
                             continue;
                         }
                         None => return Err(error),
@@ -214,6 +231,7 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
             }
         }
     }
+    record_changed |= kept.len() != recorded.len();
     state.orphans(plan, &old_manifest)?;
     state.manifest_and_gitignore(&old_manifest)?;
     state.leftovers(plan, &old_manifest, interrupted)?;
@@ -249,6 +267,19 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
             union.to_text()
         });
         perform_all(settings, &state.operations, journal.as_deref())?;
+        // Kept only where git ignores it (the managed block lists `.ai-rulez/local/`), so it
+        // never shows up as a new file to commit.
+        if let Some(path) = &stats_path
+            && !settings.clean
+            && record_changed
+            && (settings.gitignore
+                || crate::git::is_ignored(settings.dir.root(), path).unwrap_or(false))
+        {
+            // Only a hint for the next run: failing to keep it costs that run time, not
+            // correctness, so it never fails this one.
+            let text = stat_cache::to_text(kept.iter().map(|(path, facts)| (*path, facts)));
+            settings.dir.write(path, text.as_bytes(), 0o644).ok();
+        }
     }
     Ok(state.report)
 }
@@ -286,7 +317,7 @@ impl<'a> State<'a> {
         &mut self,
         path: &str,
         content: &'a Content,
-        found: Option<(Vec<u8>, u32)>,
+        found: Option<(Cow<'_, [u8]>, u32)>,
         old: &Manifest,
     ) -> Result<()> {
         let disk_mode = found.as_ref().map(|(_, mode)| *mode);

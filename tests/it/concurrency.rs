@@ -1,6 +1,7 @@
 //! B53 and B54: several real `ai-rulez mcp` processes on one project. Compare-and-swap updates
 //! (`expected_hash`) never lose an acknowledged update, of two processes creating one item
-//! exactly one succeeds, and a CLI `generate` never interleaves with a server's write.
+//! exactly one succeeds, a CLI `generate` never interleaves with a server's write, and servers
+//! saving the same correction at once save it once.
 
 use serde_json::{Value, json};
 
@@ -169,4 +170,70 @@ fn a_writer_waiting_past_the_lock_patience_is_told_to_retry_and_changes_nothing(
     assert!(!project.exists("CLAUDE.md"));
     server.finish();
     holder.wait().expect("flock");
+}
+
+#[test]
+fn several_servers_saving_the_same_correction_at_once_save_it_once() {
+    let project = project();
+    let root = project.path().to_path_buf();
+    let learn = ["--toolsets", "read,learn"];
+    let mut servers: Vec<McpProcess> = (0..4)
+        .map(|_| McpProcess::start(&root, &learn, &[]))
+        .collect();
+    // Every server has its catalog loaded before the race, so none may trust it alone.
+    for server in &mut servers {
+        let warm = server.call("get_rules", &json!({"paths": ["README.md"]}));
+        assert_eq!(warm["isError"], false, "{warm}");
+    }
+    let sentences = [
+        "Prefer explicit retries around flaky network calls.",
+        "Log every failed payment with its order number.",
+        "Keep database migrations reversible.",
+        "Name feature flags after the ticket that adds them.",
+        "Pin container base images by digest.",
+        "Write changelog entries in the past tense.",
+    ];
+    for (round, sentence) in (0u64..).zip(sentences) {
+        let request = json!({"jsonrpc": "2.0", "id": 2000 + round, "method": "tools/call",
+                             "params": {"name": "record_feedback", "arguments": {"rule": sentence}}})
+        .to_string();
+        for server in &mut servers {
+            server.send(&request);
+        }
+        let mut outcomes: Vec<(String, String)> = servers
+            .iter_mut()
+            .map(|server| {
+                let reply = server.recv().expect("reply");
+                assert_eq!(reply["result"]["isError"], false, "{reply}");
+                let content = &reply["result"]["structuredContent"];
+                (
+                    content["outcome"].as_str().expect("outcome").to_owned(),
+                    content["id"].as_str().expect("id").to_owned(),
+                )
+            })
+            .collect();
+        outcomes.sort();
+        let id = outcomes[3].1.clone();
+        let known = ("already_known".to_owned(), id.clone());
+        assert_eq!(
+            outcomes,
+            vec![
+                known.clone(),
+                known.clone(),
+                known,
+                ("saved".to_owned(), id)
+            ],
+            "{sentence}"
+        );
+    }
+    // Exactly one file per sentence besides the rule the project started with.
+    let rules: Vec<String> = project
+        .files()
+        .into_iter()
+        .filter(|path| path.starts_with(".ai-rulez/rules/"))
+        .collect();
+    assert_eq!(rules.len(), 1 + sentences.len(), "{rules:?}");
+    for server in servers {
+        server.finish();
+    }
 }

@@ -37,6 +37,9 @@ fn tree(project: &Project) -> BTreeMap<String, Vec<u8>> {
     project
         .files()
         .into_iter()
+        // The machine-local record of output stats depends on when files were last written
+        // (only settled files are recorded); it is a hint, not part of the generated tree.
+        .filter(|path| path != ".ai-rulez/local/output-stats")
         .map(|path| {
             let bytes = project.read_bytes(&path);
             (path, bytes)

@@ -360,3 +360,89 @@ fn propose_rules_reports_each_entry_and_one_bad_entry_blocks_nothing() {
     assert_eq!(reply["ignored"], 1);
     server.finish();
 }
+
+/// The server takes a rule file it has just saved into its cached catalog without reloading
+/// the project, but only while that file holds exactly what it wrote: a later edit of the same
+/// file, or a new file, by anyone else is seen by the very next call.
+#[test]
+fn a_saved_rule_is_known_at_once_and_edits_by_others_are_seen_by_the_next_call() {
+    let project = project_with(&[("safety", SAFETY)]);
+    let mut server = learner(&project);
+    let known = |server: &mut crate::mcp::Server, rule: &str| {
+        let (_, reply) = feedback(server, json!({ "rule": rule }));
+        (
+            reply["outcome"].as_str().expect("outcome").to_owned(),
+            reply["id"].as_str().expect("id").to_owned(),
+        )
+    };
+    let id = "keep-database-migrations-reversible";
+    assert_eq!(
+        known(&mut server, "Keep database migrations reversible."),
+        ("saved".to_owned(), id.to_owned())
+    );
+    assert_eq!(
+        known(&mut server, "Keep every database migration reversible."),
+        ("already_known".to_owned(), id.to_owned())
+    );
+    // Another writer replaces the saved file and adds a rule of its own.
+    project.write(
+        &format!(".ai-rulez/rules/{id}.md"),
+        "---\ntitle: No squashing\nstatus: pending\n---\nNever squash database migrations.\n",
+    );
+    project.write(
+        ".ai-rulez/rules/flags.md",
+        "---\nstatus: pending\n---\nName feature flags after their ticket.\n",
+    );
+    assert_eq!(
+        known(&mut server, "Never squash database migrations."),
+        ("already_known".to_owned(), id.to_owned())
+    );
+    assert_eq!(
+        known(&mut server, "Name feature flags after their ticket."),
+        ("already_known".to_owned(), "flags".to_owned())
+    );
+    assert_eq!(
+        known(&mut server, "Keep database migrations reversible."),
+        ("saved".to_owned(), format!("{id}-2"))
+    );
+    server.finish();
+}
+
+/// With auto-activation a saved rule is served by the very next `get_rules` call, exactly as
+/// after a reload.
+#[test]
+fn an_auto_activated_rule_is_served_by_the_next_call() {
+    let project = project_with(&[("safety", SAFETY)]);
+    project.write(
+        ".ai-rulez/config.toml",
+        format!("{}\n[learning]\nauto_activate = true\n", crate::mcp::CONFIG),
+    );
+    let mut server = learner(&project);
+    let (_, saved) = feedback(
+        &mut server,
+        json!({"rule": "Keep database migrations reversible.", "paths": ["db/migrations/001.sql"]}),
+    );
+    assert_eq!(saved["status"], "active");
+    let sent = |server: &mut crate::mcp::Server| {
+        let rules = server.ok(
+            "get_rules",
+            json!({"paths": ["db/migrations/002.sql"], "refresh": true}),
+        );
+        rules["rules"]
+            .as_array()
+            .expect("rules")
+            .iter()
+            .map(|rule| rule["id"].as_str().expect("id").to_owned())
+            .collect::<Vec<_>>()
+    };
+    let first_reply = sent(&mut server);
+    assert_eq!(
+        first_reply,
+        ["keep-database-migrations-reversible", "safety"]
+    );
+    server.finish();
+    // A fresh server (a full load) serves the same.
+    let mut fresh = learner(&project);
+    assert_eq!(sent(&mut fresh), first_reply);
+    fresh.finish();
+}

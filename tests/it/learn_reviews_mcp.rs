@@ -68,3 +68,46 @@ fn the_mcp_tool_asks_gh_by_default() {
     );
     server.finish();
 }
+
+/// A `--read-only` server still offers candidates (reading review comments changes nothing in
+/// the project) but records nothing: no ledger is created, an existing one is read (earlier
+/// dismissals still hold) and left byte for byte, and the same candidates come again.
+#[test]
+fn a_read_only_server_offers_candidates_without_recording_them() {
+    let project = project();
+    project.write("review-comments.json", pages_text());
+    let before = project.files();
+    let mut server = crate::mcp::Server::start_with(
+        project.path(),
+        &["--toolsets", "learn", "--read-only"],
+        &[EPOCH_2026],
+    );
+    let arguments = json!({"source": "file", "file": "review-comments.json"});
+    let (text, first) = server.text("learn_from_reviews", arguments.clone());
+    assert_eq!(first["candidates"], expected_candidates());
+    assert!(
+        text.contains(" This server is read-only, so nothing was recorded: the same candidates are offered again next time."),
+        "{text}"
+    );
+    let again = server.ok("learn_from_reviews", arguments.clone());
+    assert_eq!(again["candidates"], expected_candidates());
+    server.finish();
+    assert_eq!(project.files(), before);
+    // An existing ledger is honoured and not touched.
+    let first_link = expected_candidates()[0]["refs"][0]
+        .as_str()
+        .expect("link")
+        .to_owned();
+    let ledger =
+        format!("{{\"version\": 1, \"dismissed\": [\"{first_link}\"], \"proposed\": []}}\n");
+    project.write(".ai-rulez/local/ledger.json", &ledger);
+    let mut server = crate::mcp::Server::start_with(
+        project.path(),
+        &["--toolsets", "learn", "--read-only"],
+        &[EPOCH_2026],
+    );
+    let reply = server.ok("learn_from_reviews", arguments);
+    assert_eq!(reply["skipped"]["already_seen"], 1, "{reply}");
+    server.finish();
+    assert_eq!(project.read(".ai-rulez/local/ledger.json"), ledger);
+}

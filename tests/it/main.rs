@@ -24,6 +24,7 @@ mod memory;
 mod preset_outputs;
 mod review;
 mod robustness;
+mod scale;
 mod selection;
 mod silent_mistakes;
 mod stdio_client;

@@ -190,7 +190,7 @@ fn review_lists_shows_approves_rejects_and_unpins_with_ordinary_file_edits() {
         listed.stdout(),
         "3 pending rule(s):\n\
          - always-commit-secrets [global] Always commit secrets (.ai-rulez/rules/always-commit-secrets.md)\n    Always commit secrets.\n    from: feedback, 2026-01-01\n    may contradict: safety (active, 100% of content words shared)\n\
-         - safety-revision [global] Safety with more words (.ai-rulez/rules/safety-revision.md)\n    Never commit secrets, tokens or keys.\n    from: proposed, 2026-01-01\n    revises: safety (approving replaces its text)\n\
+         - safety-revision [global] Safety with more words (.ai-rulez/rules/safety-revision.md)\n    Never commit secrets, tokens or keys.\n    from: proposed, 2026-01-01\n    revises: safety (approving merges it into that rule)\n\
          - use-the-repository-layer-for-database [global] Use the repository layer for database (.ai-rulez/rules/use-the-repository-layer-for-database.md)\n    Use the repository layer for database access.\n    from: feedback, 2026-01-01\n    evidence: user said so\n\
          Not sent by get_rules in 90 days: safety\n\
          Approve with `ai-rulez review approve <id>...`; reject with `ai-rulez review reject <id>... --reason \"...\"`.\n"
@@ -225,7 +225,7 @@ fn review_lists_shows_approves_rejects_and_unpins_with_ordinary_file_edits() {
     );
     assert_eq!(
         project.read(".ai-rulez/rules/safety.md"),
-        "---\ntitle: Safety with more words\nalways: true\nsource: proposed\ncreated: 2026-01-01\n---\nNever commit secrets, tokens or keys.\n"
+        "---\nalways: true\ntitle: Safety with more words\n---\nNever commit secrets, tokens or keys.\n"
     );
     assert!(!project.exists(".ai-rulez/rules/safety-revision.md"));
     let rejected = review(&[
@@ -288,4 +288,45 @@ fn rules_not_sent_in_90_days_are_named_unless_they_are_newer_than_that() {
     listed.expect_code(0);
     let json: Value = serde_json::from_str(&listed.stdout()).expect("JSON");
     assert_eq!(json["unused"], json!(["never", "old"]));
+}
+
+#[test]
+fn approving_a_revision_merges_it_into_the_rule_and_keeps_the_keys_it_does_not_set() {
+    let project = project_with(&[
+        (
+            "errors",
+            "---\n# Owned by the platform team.\ntitle: Errors\npriority: high\nglobs: [\"src/**/*.rs\"]\nowner: platform\nx-review-board: errors-wg\ncreated: 2025-03-01\n---\nReturn typed errors.\n",
+        ),
+        (
+            "docs",
+            "---\ntitle: Docs style\npaths:\n  - docs/**\npriority: low\n---\nWrite docs in the second person.\n",
+        ),
+    ]);
+    let mut server = learner(&project);
+    server.ok(
+        "propose_rules",
+        json!({"rules": [
+            {"title": "Typed errors in library code", "body": "Return typed errors from library code.", "triggers": ["error"], "evidence": "asked in review", "revises": "errors"},
+            {"title": "Guides use second person", "body": "Write guides in the second person.", "scope": "section:guides", "revises": "docs"}
+        ]}),
+    );
+    server.finish();
+    let approved = project.run_with_env(
+        &["review", "approve", "errors-revision", "docs-revision"],
+        &[EPOCH_2026],
+    );
+    approved.expect_code(0);
+    // The revision's body, title, triggers and evidence; the rule's comment, priority, owner,
+    // unknown key, creation day and (unchanged) scope as written.
+    assert_eq!(
+        project.read(".ai-rulez/rules/errors.md"),
+        "---\n# Owned by the platform team.\ntitle: Typed errors in library code\npriority: high\nglobs: [\"src/**/*.rs\"]\nowner: platform\nx-review-board: errors-wg\ncreated: 2025-03-01\ntriggers: [error]\nevidence: asked in review\n---\nReturn typed errors from library code.\n"
+    );
+    // A new scope takes the place of the old one, whatever key spelled it.
+    assert_eq!(
+        project.read(".ai-rulez/rules/docs.md"),
+        "---\ntitle: Guides use second person\nscope: section:guides\npriority: low\n---\nWrite guides in the second person.\n"
+    );
+    assert!(!project.exists(".ai-rulez/rules/errors-revision.md"));
+    assert!(!project.exists(".ai-rulez/rules/docs-revision.md"));
 }

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::similarity::{self, Relation, Statement};
 use super::{day, draft, ledger};
-use crate::content::{Item, Kind};
+use crate::content::Kind;
 use crate::error::{Error, Result};
 use crate::retrieval::Catalog;
 use comments::{ReviewComment, Skip};
@@ -38,7 +38,8 @@ const MAX_EVIDENCE_PATHS: usize = 5;
 pub(crate) const MAX_SINCE_DAYS: u32 = 3_650;
 pub(crate) const MAX_MIN_REPEATS: u32 = 1_000;
 
-/// How far back to read and how often a request must recur.
+/// How far back to read, how often a request must recur, and whether what is offered is
+/// remembered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ReviewOptions {
     /// Comments older than this many days (counted from today, `SOURCE_DATE_EPOCH` honoured) are
@@ -46,6 +47,18 @@ pub(crate) struct ReviewOptions {
     pub since_days: u32,
     /// Least number of similar comments for a candidate; 1 to [`MAX_MIN_REPEATS`].
     pub min_repeats: u32,
+    /// Whether the links of the candidates offered are added to the ledger.
+    pub offers: Offers,
+}
+
+/// Whether `learn_from_reviews` records what it offers in the ledger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Offers {
+    /// Add the offered links to the ledger, so the next call does not offer them again.
+    Remember,
+    /// Write nothing (a `--read-only` server): the ledger is still read, so earlier dismissals
+    /// and proposals are honoured, but the same candidates are offered again next time.
+    Forget,
 }
 
 impl Default for ReviewOptions {
@@ -53,6 +66,7 @@ impl Default for ReviewOptions {
         Self {
             since_days: 90,
             min_repeats: 1,
+            offers: Offers::Remember,
         }
     }
 }
@@ -110,8 +124,9 @@ pub(crate) struct ReviewsReply {
 
 /// Reads review comments from `source`, keeps those a rule could be drawn from, groups
 /// repeats, and returns up to [`MAX_CANDIDATES`] candidates within [`BUDGET_CHARS`] (see the
-/// module documentation). The links of every returned candidate are added to the ledger (under
-/// the writer lock) so the next call does not offer them again.
+/// module documentation). With [`Offers::Remember`] the links of every returned candidate are
+/// added to the ledger (under the writer lock) so the next call does not offer them again; with
+/// [`Offers::Forget`] nothing is written.
 ///
 /// Errors: [`Error::Usage`] for options out of range or when no input can be read (the message
 /// says how to provide it); [`Error::Invalid`] for input that is not GitHub's review comment
@@ -189,11 +204,11 @@ pub(crate) fn learn_from_reviews(
         candidates.push(candidate);
         offered.extend(group_links(group, &kept));
     }
-    if !offered.is_empty() {
+    if !offered.is_empty() && options.offers == Offers::Remember {
         let _lock = project.dir.lock()?;
         ledger::remember_offered(project, &offered)?;
     }
-    let message = summary(
+    let mut message = summary(
         &raw.origin,
         all.len(),
         &skipped,
@@ -201,6 +216,11 @@ pub(crate) fn learn_from_reviews(
         already_known.len(),
         more,
     );
+    if options.offers == Offers::Forget && !candidates.is_empty() {
+        message.push_str(
+            " This server is read-only, so nothing was recorded: the same candidates are offered again next time.",
+        );
+    }
     Ok(ReviewsReply {
         source: raw.origin,
         read: all.len(),
@@ -372,20 +392,20 @@ fn known_rule(catalog: &Catalog, body: &str) -> Option<String> {
     }
     let outside_view = items
         .iter()
-        .zip(&in_view)
-        .filter(|(item, seen)| item.kind == Kind::Rule && !**seen)
-        .map(|(item, _)| item);
+        .enumerate()
+        .filter(|(position, item)| item.kind == Kind::Rule && !in_view[*position])
+        .map(|(position, _)| position);
     catalog
         .rules_holding(&statement.terms, least, |_| true)
         .into_iter()
         .chain(outside_view)
-        .filter(|item: &&Item| {
+        .filter(|position| {
             matches!(
-                similarity::relation(&statement, &item.title, &item.body),
+                similarity::relation_to(&statement, catalog.rule_lines(*position)),
                 Some(Relation::Duplicate(_))
             )
         })
-        .map(|item| item.id.clone())
+        .map(|position| items[position].id.clone())
         .min()
 }
 

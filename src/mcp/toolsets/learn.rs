@@ -8,12 +8,14 @@ use super::super::args::{
     DiscoverConventionsArgs, LearnFromReviewsArgs, OrganizeRulesArgs, ProposeRulesArgs,
     RecordFeedbackArgs, ReviewSourceArg, TagRulesArgs,
 };
+use super::super::cache::OwnFile;
 use super::super::registry::{Answer, Handler, Hints, Pairing, Reply, ToolSpec, Toolset};
 use crate::learning::conventions::{self, ConventionsReport, ConventionsRequest};
+use crate::learning::draft::Saved;
 use crate::learning::feedback::{self, FeedbackReply, FeedbackRequest};
 use crate::learning::organize::{self, OrganizeReply, Tag, TagReply};
 use crate::learning::proposals::{self, Proposal, ProposalsReply};
-use crate::learning::reviews::{self, ReviewOptions, ReviewSource, ReviewsReply};
+use crate::learning::reviews::{self, Offers, ReviewOptions, ReviewSource, ReviewsReply};
 
 /// The toolset's tools, in listing order.
 pub(super) fn tools() -> Vec<ToolSpec> {
@@ -42,13 +44,9 @@ fn record_feedback() -> ToolSpec {
                 scope: args.scope,
                 evidence: args.evidence,
             };
-            server.write_catalog(args.working_directory.as_deref(), |catalog| {
-                let reply = feedback::record_feedback(catalog, &request)?;
-                let changed = if reply.outcome == "saved" {
-                    Changed::Files
-                } else {
-                    Changed::Nothing
-                };
+            server.write_catalog(args.working_directory.as_deref(), |catalog, held| {
+                let (reply, written) = feedback::record_feedback(catalog, &request, held)?;
+                let changed = created(written.into_iter().collect());
                 Ok((Answer::text(reply.message.clone(), reply), changed))
             })
         }),
@@ -79,19 +77,31 @@ fn propose_rules() -> ToolSpec {
                 })
                 .collect();
             let dismiss = args.dismiss.unwrap_or_default();
-            server.write_catalog(args.working_directory.as_deref(), |catalog| {
-                let reply = proposals::propose_rules(catalog, &entries, &dismiss)?;
+            server.write_catalog(args.working_directory.as_deref(), |catalog, held| {
+                let (reply, written) = proposals::propose_rules(catalog, &entries, &dismiss, held)?;
                 // The ledger of links is bookkeeping the file watcher ignores; a saved entry is
                 // a new rule file.
-                let changed = if reply.results.iter().any(|result| result.outcome == "saved") {
-                    Changed::Files
-                } else {
-                    Changed::Nothing
-                };
-                Ok((Answer::text(proposals_text(&reply), reply), changed))
+                Ok((Answer::text(proposals_text(&reply), reply), created(written)))
             })
         }),
     }
+}
+
+/// What a learning tool changed: nothing, or exactly the rule files it created (which the
+/// server's cache takes without reloading the project).
+fn created(written: Vec<Saved>) -> Changed {
+    if written.is_empty() {
+        return Changed::Nothing;
+    }
+    Changed::Created(
+        written
+            .into_iter()
+            .map(|saved| OwnFile {
+                path: saved.path,
+                bytes: saved.text.into_bytes(),
+            })
+            .collect(),
+    )
 }
 
 /// The reply text: the summary, then one line per entry.
@@ -169,12 +179,22 @@ fn learn_from_reviews() -> ToolSpec {
         pairing: Pairing::Command("learn reviews"),
         handler: Handler::new(|server, args: LearnFromReviewsArgs| -> Reply<ReviewsReply> {
             let defaults = ReviewOptions::default();
+            // A read-only server writes no file, the ledger included: it offers candidates
+            // without recording them (the agent cannot save rules there anyway).
+            let offers = if server.is_read_only() {
+                Offers::Forget
+            } else {
+                Offers::Remember
+            };
             let options = ReviewOptions {
                 since_days: args.since_days.unwrap_or(defaults.since_days),
                 min_repeats: args.min_repeats.unwrap_or(defaults.min_repeats),
+                offers,
             };
             let working_directory = args.working_directory.as_deref();
-            server.write_catalog(working_directory, |catalog| {
+            // Only the ledger (bookkeeping the file watcher ignores) may be written, under the
+            // writer lock the library takes itself, so this runs as a reading call.
+            server.read(working_directory, None, |catalog, _| {
                 let source = match (args.source, args.file) {
                     (Some(ReviewSourceArg::File) | None, Some(file)) => {
                         let relative = crate::retrieval::project_relative(&catalog.project.root, &file)
@@ -188,19 +208,20 @@ fn learn_from_reviews() -> ToolSpec {
                     (Some(ReviewSourceArg::File), None) => {
                         return Err(crate::error::Error::Usage(
                             "source `file` needs `file`: the project-relative path of a JSON file of review comments".to_owned(),
-                        ));
+                        )
+                        .into());
                     }
                     (Some(ReviewSourceArg::Gh), Some(_)) => {
                         return Err(crate::error::Error::Usage(
                             "`file` is read only with source `file`; leave one of them out".to_owned(),
-                        ));
+                        )
+                        .into());
                     }
                     (Some(ReviewSourceArg::Gh) | None, None) => ReviewSource::GitHubCli,
                 };
                 let reply = reviews::learn_from_reviews(catalog, &source, options)?;
                 let text = reviews::text::reviews_text(&reply);
-                // Only the ledger (bookkeeping the file watcher ignores) is written.
-                Ok((Answer::text(text.trim_end().to_owned(), reply), Changed::Nothing))
+                Ok(Answer::text(text.trim_end().to_owned(), reply))
             })
         }),
     }

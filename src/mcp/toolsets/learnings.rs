@@ -5,7 +5,6 @@
 //! log of what agents did where (`log_activity`, `recent_activity`). Each handler is one call
 //! into [`crate::memory`].
 
-use super::super::Changed;
 use super::super::args::{
     ListRefreshRequestsArgs, LogActivityArgs, RecentActivityArgs, RecordLearningArgs,
     RefreshOutcomeArg, RefreshRequestList, RequestRefreshArgs, ResolveRefreshArgs,
@@ -61,10 +60,10 @@ fn record_learning() -> ToolSpec {
                 files_read: args.files_read,
                 replaces: args.replaces,
             };
-            server.write_catalog(args.working_directory.as_deref(), |catalog| {
+            server.write_beside_catalog(args.working_directory.as_deref(), |catalog| {
                 let recorded = learnings::record_learning(&catalog.project, &request)?;
                 // Learnings are read from disk on every call; the catalog holds none of them.
-                Ok((Answer::text(recorded.message.clone(), recorded), Changed::Nothing))
+                Ok(Answer::text(recorded.message.clone(), recorded))
             })
         }),
     }
@@ -100,9 +99,9 @@ fn retire_learning() -> ToolSpec {
         toolset: Toolset::Memory,
         pairing: Pairing::NoCommand("people delete or edit the learning file"),
         handler: Handler::new(|server, args: RetireLearningArgs| -> Reply<RetiredLearning> {
-            server.write_catalog(args.working_directory.as_deref(), |catalog| {
+            server.write_beside_catalog(args.working_directory.as_deref(), |catalog| {
                 let retired = learnings::retire_learning(&catalog.project, &args.id)?;
-                Ok((Answer::text(retired.message.clone(), retired), Changed::Nothing))
+                Ok(Answer::text(retired.message.clone(), retired))
             })
         }),
     }
@@ -122,10 +121,10 @@ fn request_refresh() -> ToolSpec {
                 reason: args.reason.name().to_owned(),
                 note: args.note,
             };
-            server.write_catalog(args.working_directory.as_deref(), |catalog| {
+            server.write_beside_catalog(args.working_directory.as_deref(), |catalog| {
                 let filed = refresh::request_refresh(&catalog.project, &request)?;
                 let text = format!("refresh request `{}` filed ({})", filed.id, filed.path);
-                Ok((Answer::text(text, filed), Changed::Nothing))
+                Ok(Answer::text(text, filed))
             })
         }),
     }
@@ -173,7 +172,7 @@ fn resolve_refresh() -> ToolSpec {
                 RefreshOutcomeArg::Applied => "applied",
                 RefreshOutcomeArg::Rejected => "rejected",
             };
-            server.write_catalog(args.working_directory.as_deref(), |catalog| {
+            server.write_beside_catalog(args.working_directory.as_deref(), |catalog| {
                 let resolved = refresh::resolve_refresh(
                     &catalog.project,
                     &args.id,
@@ -181,7 +180,7 @@ fn resolve_refresh() -> ToolSpec {
                     args.note.as_deref(),
                 )?;
                 let text = format!("refresh request `{}` is {outcome}", resolved.id);
-                Ok((Answer::text(text, resolved), Changed::Nothing))
+                Ok(Answer::text(text, resolved))
             })
         }),
     }
@@ -196,7 +195,7 @@ fn log_activity() -> ToolSpec {
         toolset: Toolset::Memory,
         pairing: Pairing::NoCommand("people have their shell history and git log"),
         handler: Handler::new(|server, args: LogActivityArgs| -> Reply<Logged> {
-            server.write_catalog(args.working_directory.as_deref(), |catalog| {
+            server.write_beside_catalog(args.working_directory.as_deref(), |catalog| {
                 let logged = activity::log_activity(
                     &catalog.project,
                     &args.action,
@@ -207,7 +206,7 @@ fn log_activity() -> ToolSpec {
                 if let Some(warning) = &logged.warning {
                     text.push_str(&format!("; warning: {warning}"));
                 }
-                Ok((Answer::text(text, logged), Changed::Nothing))
+                Ok(Answer::text(text, logged))
             })
         }),
     }

@@ -4,7 +4,6 @@
 //! on every call and are not part of the cached catalog, so writing one keeps the catalog and
 //! the next read still sees it.
 
-use super::super::Changed;
 use super::super::memory_args::{
     DeleteMemoryArgs, GetTreeArgs, ListMemoriesArgs, MemoryIdArgs, ReadItemsArgs, ResolveArgs,
     UpdateMemoryArgs, WriteMemoryArgs,
@@ -124,9 +123,9 @@ fn write_memory() -> ToolSpec {
                 allow_duplicate: args.allow_duplicate.unwrap_or(false),
                 source: Source::Mcp,
             };
-            let result = server.write_catalog(args.working_directory.as_deref(), |catalog| {
+            let result = server.write_beside_catalog(args.working_directory.as_deref(), |catalog| {
                 let store = Store::of(&catalog.project);
-                Ok((memories::write_memory(&store, &new), Changed::NotInCatalog))
+                Ok(memories::write_memory(&store, &new))
             })?;
             let record = result?;
             Ok(Answer::text(memory_text("Saved", &record), record))
@@ -156,7 +155,7 @@ fn update_memory() -> ToolSpec {
                     ));
                 }
             };
-            let result = server.write_catalog(args.working_directory.as_deref(), |catalog| {
+            let result = server.write_beside_catalog(args.working_directory.as_deref(), |catalog| {
                 let store = Store::of(&catalog.project);
                 let updated = memories::update_memory(
                     &store,
@@ -166,7 +165,7 @@ fn update_memory() -> ToolSpec {
                     Some(&args.expected_version_id),
                     Source::Mcp,
                 );
-                Ok((updated, Changed::NotInCatalog))
+                Ok(updated)
             })?;
             let record = result?;
             Ok(Answer::text(memory_text("Updated", &record), record))
@@ -183,11 +182,11 @@ fn delete_memory() -> ToolSpec {
         toolset: Toolset::Memory,
         pairing: Pairing::Command("memory rm"),
         handler: Handler::new(|server, args: DeleteMemoryArgs| -> Reply<MemoryRecord> {
-            let result = server.write_catalog(args.working_directory.as_deref(), |catalog| {
+            let result = server.write_beside_catalog(args.working_directory.as_deref(), |catalog| {
                 let store = Store::of(&catalog.project);
                 let deleted =
                     memories::delete_memory(&store, &args.id, Some(&args.expected_version_id));
-                Ok((deleted, Changed::NotInCatalog))
+                Ok(deleted)
             })?;
             let record = result?;
             Ok(Answer::text(memory_text("Deleted (restorable)", &record), record))
@@ -204,9 +203,9 @@ fn restore_memory() -> ToolSpec {
         toolset: Toolset::Memory,
         pairing: Pairing::Command("memory restore"),
         handler: Handler::new(|server, args: MemoryIdArgs| -> Reply<MemoryRecord> {
-            let result = server.write_catalog(args.working_directory.as_deref(), |catalog| {
+            let result = server.write_beside_catalog(args.working_directory.as_deref(), |catalog| {
                 let store = Store::of(&catalog.project);
-                Ok((memories::restore_memory(&store, &args.id), Changed::NotInCatalog))
+                Ok(memories::restore_memory(&store, &args.id))
             })?;
             let record = result?;
             Ok(Answer::text(memory_text("Restored", &record), record))
