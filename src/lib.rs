@@ -30,6 +30,7 @@ pub(crate) mod init;
 pub(crate) mod learning;
 pub(crate) mod limits;
 pub(crate) mod lint;
+pub(crate) mod local_state;
 pub(crate) mod lock;
 pub(crate) mod manifest;
 pub(crate) mod markdown;

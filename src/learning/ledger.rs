@@ -29,7 +29,7 @@ struct Ledger {
 /// The project-relative path of the ledger.
 #[must_use]
 pub(crate) fn path(project: &Project) -> String {
-    format!("{}/local/ledger.json", project.config_dir_relative)
+    crate::local_state::path(project, "ledger.json")
 }
 
 /// Every link the ledger holds (dismissed, proposed or offered), for skipping what was seen;
@@ -101,6 +101,7 @@ fn load(project: &Project) -> Result<Ledger> {
 fn store(project: &Project, ledger: &Ledger) -> Result<()> {
     let mut text = serde_json::to_string_pretty(ledger).unwrap_or_default();
     text.push('\n');
+    crate::local_state::keep_out_of_git(project)?;
     project.dir.write(&path(project), text.as_bytes(), 0o644)?;
     Ok(())
 }

@@ -46,6 +46,7 @@ pub(crate) fn is_bookkeeping_file(name: &str) -> bool {
         || name == "ledger.json"
         || name == "activity.jsonl"
         || name == crate::write::OUTPUT_STATS_FILE
+        || name == crate::local_state::IGNORE_FILE
         || (name.starts_with(".ai-rulez-")
             && std::path::Path::new(name)
                 .extension()
@@ -55,7 +56,7 @@ pub(crate) fn is_bookkeeping_file(name: &str) -> bool {
 /// The project-relative path of the usage file.
 #[must_use]
 pub(crate) fn path(project: &Project) -> String {
-    format!("{}/local/usage.json", project.config_dir_relative)
+    crate::local_state::path(project, "usage.json")
 }
 
 /// The usage of every rule that was ever sent, by id; empty when nothing was recorded or the
@@ -101,6 +102,7 @@ pub(crate) fn record_sent(project: &Project, ids: &[String]) -> Result<()> {
     }
     let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
     text.push('\n');
+    crate::local_state::keep_out_of_git(project)?;
     project.dir.write(&path(project), text.as_bytes(), 0o644)
 }
 

@@ -9,7 +9,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::base_folder;
 use crate::error::{Error, Result};
 use crate::project::Project;
 
@@ -45,7 +44,7 @@ pub(crate) struct ActivityEntry {
 /// The project-relative path of the log.
 #[must_use]
 pub(crate) fn path(project: &Project) -> String {
-    format!("{}/local/activity.jsonl", base_folder(project))
+    crate::local_state::path(project, "activity.jsonl")
 }
 
 /// What `log_activity` did.
@@ -129,6 +128,7 @@ pub(crate) fn log_activity(
     let mut line = serde_json::to_string(&entry).unwrap_or_default();
     line.push('\n');
     let _lock = project.dir.lock()?;
+    crate::local_state::keep_out_of_git(project)?;
     project.dir.append_line(&log, line.as_bytes())?;
     if project
         .dir

@@ -537,10 +537,24 @@ fn the_activity_log_is_appended_filtered_and_kept_out_of_git() {
         logged["entry"],
         json!({"at": "2026-01-01T00:00:00Z", "action": "edited", "paths": ["src/db/pool.rs"], "summary": "Pool size from config."})
     );
-    // The default config keeps no .gitignore block, so git would commit the log: said so.
+    // The default config keeps no .gitignore block: the machine-local folder ignores itself.
+    assert_eq!(logged.get("warning"), None);
     assert_eq!(
-        logged["warning"],
-        "git does not ignore .ai-rulez/local/activity.jsonl, which describes this machine only; set `gitignore = true` in the config and run `ai-rulez generate` (the managed .gitignore block lists /.ai-rulez/local/), or add its folder to .gitignore yourself"
+        project.read(".ai-rulez/local/.gitignore"),
+        "# Written by ai-rulez: this folder describes one machine (usage, ledger, activity).\n*\n"
+    );
+    assert_eq!(
+        git_ok(
+            &project,
+            &[
+                "status",
+                "--porcelain",
+                "--untracked-files=all",
+                "--",
+                ".ai-rulez/local"
+            ]
+        ),
+        ""
     );
     project.write(
         ".ai-rulez/config.toml",
