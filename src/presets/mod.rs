@@ -4,6 +4,7 @@
 
 pub(crate) mod fallback;
 pub(crate) mod fields;
+pub(crate) mod reads;
 pub(crate) mod render;
 
 use serde::Deserialize;
@@ -118,6 +119,9 @@ pub(crate) struct PresetSpec {
         reason = "parsed so `deny_unknown_fields` accepts the presets' `docs` list; only people read it"
     )]
     pub docs: Vec<String>,
+    /// Project files and folders (project-relative, `/`-separated) the assistant reads by
+    /// default, its own and other presets'; see [`reads`].
+    pub reads: Vec<String>,
     /// The root instruction file, if the assistant reads one.
     pub root: Option<RootSpec>,
     /// The rules folder, if the assistant has one.
@@ -247,6 +251,18 @@ static PARSED_SPECS: std::sync::LazyLock<std::result::Result<Vec<PresetSpec>, St
         specs.sort_by(|left, right| left.name.cmp(&right.name));
         Ok(specs)
     });
+
+/// The files and folders the assistant of the built-in preset `name` reads by default (its
+/// spec's `reads` list, project-relative), or `None` for an unknown preset. Tests compute each
+/// assistant's effective context from it.
+#[must_use]
+pub fn default_reads(name: &str) -> Option<Vec<String>> {
+    let specs = PARSED_SPECS.as_ref().ok()?;
+    specs
+        .iter()
+        .find(|spec| spec.name == name)
+        .map(|spec| spec.reads.clone())
+}
 
 /// Picks the specs named by `names` (config order). Unknown names are skipped with a warning.
 ///

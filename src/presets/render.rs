@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::{
     ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES, fallback, fields,
+    reads,
 };
 use crate::config::RulesMode;
 use crate::content::{Activation, Item, Kind};
@@ -33,13 +34,29 @@ pub(crate) fn render(
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Plan> {
     let environment = template_environment()?;
+    let root_writers = root_writers(presets);
+    let placements = reads::place(&project.config, &view.items, presets, &root_writers);
+    let mut plan = Plan::default();
+    for ((preset_name, owner), left_out) in &placements.left_out {
+        plan.notes.push(reads::left_out_note(
+            presets,
+            (preset_name, owner),
+            left_out,
+        ));
+    }
+    plan.notes.extend(reads::unavoidable_duplicates(
+        &project.config,
+        &view.items,
+        presets,
+        &placements,
+    ));
     let renderer = Renderer {
         project,
         view,
         environment,
-        root_writers: root_writers(presets),
+        root_writers,
+        placements,
     };
-    let mut plan = Plan::default();
     for preset in presets {
         renderer.preset(preset, lookup, &mut plan)?;
     }
@@ -124,6 +141,8 @@ struct Renderer<'a> {
     view: &'a View<'a>,
     environment: Environment<'static>,
     root_writers: BTreeMap<String, Vec<String>>,
+    /// Which homes carry each rule and context item (one copy per assistant).
+    placements: reads::Placements,
 }
 
 /// One item as the root template shows it.
@@ -158,7 +177,9 @@ impl Renderer<'_> {
             if rules.context {
                 for item in self.items(Kind::Context) {
                     let path = format!("{}/context-{}{}", rules.dir, item.id, rules.extension);
-                    if targets_match(item, &path, std::slice::from_ref(&preset.name)) {
+                    if targets_match(item, &path, std::slice::from_ref(&preset.name))
+                        && self.placements.carries(item, &rules.dir)
+                    {
                         let placement = (Activation::Always, &[][..], path.as_str());
                         self.rule_file(preset, rules, item, placement, plan)?;
                     }
@@ -255,6 +276,12 @@ impl Renderer<'_> {
         (unexpressible, negations): (&mut Vec<String>, &mut Vec<String>),
         plan: &mut Plan,
     ) -> Result<()> {
+        // Another enabled preset's file that this assistant reads carries the item already.
+        if let Some(home) = reads::home(&self.project.config, preset, item, &self.root_writers)
+            && !self.placements.carries(item, &home)
+        {
+            return Ok(());
+        }
         let folder_path = format!("{}/{}{}", rules.dir, item.id, rules.extension);
         let in_folder = targets_match(item, &folder_path, std::slice::from_ref(&preset.name));
         let in_root = preset.root.as_ref().is_some_and(|root| {
@@ -440,14 +467,20 @@ impl Renderer<'_> {
                 body: body.trim_end().to_owned(),
             }
         };
+        // A root file carries an item only where `reads::place` kept this path for it.
+        let included = |item: &Item| {
+            targets_match(item, path, writers)
+                && !item.body.trim().is_empty()
+                && self.placements.carries(item, path)
+        };
         let rules: Vec<RootEntry> = rules
             .iter()
-            .filter(|item| targets_match(item, path, writers) && !item.body.trim().is_empty())
+            .filter(|item| included(item))
             .map(|item| entry(item))
             .collect();
         let context: Vec<RootEntry> = self
             .items(Kind::Context)
-            .filter(|item| targets_match(item, path, writers) && !item.body.trim().is_empty())
+            .filter(|item| included(item))
             .map(entry)
             .collect();
         let text = self
