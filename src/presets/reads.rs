@@ -18,6 +18,8 @@ use crate::content::{Activation, Item, Kind};
 pub(crate) struct Placements {
     /// Item source path → the homes that carry the item.
     kept: BTreeMap<String, BTreeSet<String>>,
+    /// Item source path → the homes some preset would use that leave the item out.
+    dropped: BTreeMap<String, BTreeSet<String>>,
     /// (preset name, name of the preset that writes the file read instead) → `(item id, that
     /// file or folder)`, in item order, for items a preset leaves out of its own files.
     pub left_out: BTreeMap<(String, String), Vec<(String, String)>>,
@@ -26,13 +28,14 @@ pub(crate) struct Placements {
 }
 
 impl Placements {
-    /// Whether `preset` writes `item` into its own file at `home` (see [`home`]). Items that
-    /// are neither rules nor context are always written.
+    /// Whether the file or folder `home` (see [`home`]) carries `item`. Only homes [`place`]
+    /// decided to leave out say no, so anything this model does not describe is written as
+    /// before rather than lost.
     #[must_use]
     pub(crate) fn carries(&self, item: &Item, home: &str) -> bool {
-        self.kept
+        self.dropped
             .get(&item.source_path)
-            .is_none_or(|homes| homes.contains(home))
+            .is_none_or(|homes| !homes.contains(home))
     }
 }
 
@@ -117,6 +120,24 @@ pub(crate) fn place(
                     .push((item.id.clone(), (*instead).to_owned()));
             }
         }
+        // With `agents_md = true` an importing root writes every rule into AGENTS.md; that copy
+        // is a candidate too, left out unless kept.
+        let imported = presets.iter().any(|preset| {
+            config.agents_md
+                && preset
+                    .root
+                    .as_ref()
+                    .is_some_and(|root| root.import_agents_md)
+        });
+        let agents_md = imported.then(|| "AGENTS.md".to_owned());
+        let dropped: BTreeSet<String> = homes
+            .iter()
+            .flatten()
+            .chain(agents_md.as_ref())
+            .filter(|home| !kept.contains(*home))
+            .cloned()
+            .collect();
+        placements.dropped.insert(item.source_path.clone(), dropped);
         placements.kept.insert(item.source_path.clone(), kept);
     }
     placements
@@ -133,10 +154,7 @@ pub(crate) fn home(
     item: &Item,
     root_writers: &BTreeMap<String, Vec<String>>,
 ) -> Option<String> {
-    let root = preset.root.as_ref().filter(|root| {
-        let writers = root_writers.get(&root.path).map_or(&[][..], Vec::as_slice);
-        targets_match(item, &root.path, writers)
-    });
+    let own = std::slice::from_ref(&preset.name);
     let root_home = |root: &RootSpec| {
         if config.agents_md && root.import_agents_md {
             "AGENTS.md".to_owned()
@@ -144,7 +162,13 @@ pub(crate) fn home(
             root.path.clone()
         }
     };
-    let own = std::slice::from_ref(&preset.name);
+    // `targets` are matched as the renderer matches them: against the file that holds the
+    // item's text (AGENTS.md for an importing root) and the presets writing that file.
+    let root = preset.root.as_ref().filter(|root| {
+        let path = root_home(root);
+        let writers = root_writers.get(&path).map_or(own, Vec::as_slice);
+        targets_match(item, &path, writers)
+    });
     match item.kind {
         Kind::Context => match &preset.rules {
             Some(rules) if rules.context => {

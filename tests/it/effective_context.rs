@@ -269,3 +269,29 @@ fn windsurf_and_devin_share_the_windsurf_rules_devin_also_reads() {
         run.stderr()
     );
 }
+
+#[test]
+fn targets_still_decide_which_files_get_an_item() {
+    // Only Cursor: Codex's AGENTS.md does not carry it, so Cursor keeps its own scoped file.
+    let cursor_only = project(r#"["codex", "cursor"]"#, "");
+    cursor_only.write(
+        ".ai-rulez/rules/only-cursor.md",
+        "---\ntargets: [cursor]\npaths: [\"src/**\"]\n---\nCURSORONLY: prefer early returns.\n",
+    );
+    cursor_only.run(&["generate"]).expect_code(0);
+    assert!(
+        cursor_only
+            .read(".cursor/rules/only-cursor.mdc")
+            .contains("CURSORONLY")
+    );
+    assert!(!cursor_only.read("AGENTS.md").contains("CURSORONLY"));
+    // Only AGENTS.md, which CLAUDE.md imports: the import carries it and nothing else does.
+    let shared = project(r#"["claude"]"#, "agents_md = true\n");
+    shared.write(
+        ".ai-rulez/rules/shared.md",
+        "---\ntargets: [AGENTS.md]\n---\nSHAREDONLY: one shared file.\n",
+    );
+    shared.run(&["generate"]).expect_code(0);
+    assert!(shared.read("AGENTS.md").contains("SHAREDONLY"));
+    assert!(!shared.exists(".claude/rules/shared.md"));
+}
