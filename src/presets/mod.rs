@@ -385,6 +385,36 @@ mod tests {
     }
 
     #[test]
+    fn every_spec_reads_the_files_it_writes_rules_and_context_to() {
+        // `reads::place` treats a preset's own home as read; a `reads` list that forgot one
+        // would hide a double from `reads::unavoidable_duplicates` and from the docs table.
+        let covered = |spec: &super::PresetSpec, path: &str| {
+            spec.reads.iter().any(|read| {
+                path == read
+                    || path
+                        .strip_prefix(read.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
+        };
+        for spec in super::builtin_specs().expect("specs parse") {
+            let mut homes: Vec<String> = Vec::new();
+            if let Some(root) = &spec.root {
+                homes.push(root.path.clone());
+            }
+            if let Some(rules) = &spec.rules {
+                homes.push(rules.dir.clone());
+                homes.extend(rules.workflows_dir.clone());
+                if rules.auto_as.is_some() || rules.manual_as.is_some() {
+                    homes.extend(spec.skills.as_ref().map(|skills| skills.dir.clone()));
+                }
+            }
+            for home in homes {
+                assert!(covered(&spec, &home), "{}: reads lacks {home}", spec.name);
+            }
+        }
+    }
+
+    #[test]
     fn every_embedded_spec_parses_and_names_its_file() {
         let specs = super::builtin_specs().expect("specs parse");
         assert_eq!(specs.len(), super::SPECS.len());
