@@ -229,6 +229,11 @@ pub mod testing {
         }
     }
 
+    /// Preset specs.
+    pub mod presets {
+        pub use crate::presets::default_reads;
+    }
+
     /// Loading a project.
     pub mod project {
         pub use crate::project::load_lenient;

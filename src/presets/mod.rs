@@ -5,6 +5,7 @@
 pub(crate) mod fallback;
 pub(crate) mod fields;
 mod frontmatter_memo;
+pub(crate) mod reads;
 pub(crate) mod render;
 
 use serde::Deserialize;
@@ -119,6 +120,9 @@ pub(crate) struct PresetSpec {
         reason = "parsed so `deny_unknown_fields` accepts the presets' `docs` list; only people read it"
     )]
     pub docs: Vec<String>,
+    /// Project files and folders (project-relative, `/`-separated) the assistant reads by
+    /// default, its own and other presets'; see [`reads`].
+    pub reads: Vec<String>,
     /// The root instruction file, if the assistant reads one.
     pub root: Option<RootSpec>,
     /// The rules folder, if the assistant has one.
@@ -249,6 +253,18 @@ static PARSED_SPECS: std::sync::LazyLock<std::result::Result<Vec<PresetSpec>, St
         Ok(specs)
     });
 
+/// The files and folders the assistant of the built-in preset `name` reads by default (its
+/// spec's `reads` list, project-relative), or `None` for an unknown preset. Tests compute each
+/// assistant's effective context from it.
+#[must_use]
+pub fn default_reads(name: &str) -> Option<Vec<String>> {
+    let specs = PARSED_SPECS.as_ref().ok()?;
+    specs
+        .iter()
+        .find(|spec| spec.name == name)
+        .map(|spec| spec.reads.clone())
+}
+
 /// Picks the specs named by `names` (config order). Unknown names are skipped with a warning.
 ///
 /// Errors: as [`builtin_specs`].
@@ -366,6 +382,36 @@ mod tests {
             "a\nb",
         ] {
             assert!(!super::is_output_path(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn every_spec_reads_the_files_it_writes_rules_and_context_to() {
+        // `reads::place` treats a preset's own home as read; a `reads` list that forgot one
+        // would hide a double from `reads::unavoidable_duplicates` and from the docs table.
+        let covered = |spec: &super::PresetSpec, path: &str| {
+            spec.reads.iter().any(|read| {
+                path == read
+                    || path
+                        .strip_prefix(read.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
+        };
+        for spec in super::builtin_specs().expect("specs parse") {
+            let mut homes: Vec<String> = Vec::new();
+            if let Some(root) = &spec.root {
+                homes.push(root.path.clone());
+            }
+            if let Some(rules) = &spec.rules {
+                homes.push(rules.dir.clone());
+                homes.extend(rules.workflows_dir.clone());
+                if rules.auto_as.is_some() || rules.manual_as.is_some() {
+                    homes.extend(spec.skills.as_ref().map(|skills| skills.dir.clone()));
+                }
+            }
+            for home in homes {
+                assert!(covered(&spec, &home), "{}: reads lacks {home}", spec.name);
+            }
         }
     }
 

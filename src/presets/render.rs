@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::frontmatter_memo::FrontmatterMemo;
 use super::{
     ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES, fallback, fields,
+    reads,
 };
 use crate::config::RulesMode;
 use crate::content::{Activation, Item, Kind};
@@ -44,14 +45,30 @@ pub(crate) fn render(
             .filter_map(|preset| preset.rules.as_ref())
             .map(|rules| rules.frontmatter.as_str()),
     );
+    let root_writers = root_writers(presets);
+    let placements = reads::place(&project.config, &view.items, presets, &root_writers);
+    let mut plan = Plan::default();
+    for ((preset_name, owner), left_out) in &placements.left_out {
+        plan.notes.push(reads::left_out_note(
+            presets,
+            (preset_name, owner),
+            left_out,
+        ));
+    }
+    plan.notes.extend(reads::unavoidable_duplicates(
+        &project.config,
+        &view.items,
+        presets,
+        &placements,
+    ));
     let renderer = Renderer {
         project,
         view,
         environment,
         frontmatter,
-        root_writers: root_writers(presets),
+        root_writers,
+        placements,
     };
-    let mut plan = Plan::default();
     for preset in presets {
         renderer.preset(preset, lookup, &mut plan)?;
     }
@@ -138,6 +155,8 @@ struct Renderer<'a> {
     /// Rule frontmatter rendered once per distinct input (see [`FrontmatterMemo`]).
     frontmatter: FrontmatterMemo,
     root_writers: BTreeMap<String, Vec<String>>,
+    /// Which homes carry each rule and context item (one copy per assistant).
+    placements: reads::Placements,
 }
 
 /// One item as the root template shows it.
@@ -174,7 +193,9 @@ impl Renderer<'_> {
             if rules.context {
                 for item in self.items(Kind::Context) {
                     let path = format!("{}/context-{}{}", rules.dir, item.id, rules.extension);
-                    if targets_match(item, &path, std::slice::from_ref(&preset.name)) {
+                    if targets_match(item, &path, std::slice::from_ref(&preset.name))
+                        && self.placements.carries(item, &rules.dir)
+                    {
                         files.push(RuleFile {
                             item,
                             activation: Activation::Always,
@@ -284,6 +305,12 @@ impl Renderer<'_> {
             &mut Vec<Output>,
         ),
     ) -> Option<RuleFile<'i>> {
+        // Another enabled preset's file that this assistant reads carries the item already.
+        if let Some(home) = reads::home(&self.project.config, preset, item, &self.root_writers)
+            && !self.placements.carries(item, &home)
+        {
+            return None;
+        }
         let folder_path = format!("{}/{}{}", rules.dir, item.id, rules.extension);
         let in_folder = targets_match(item, &folder_path, std::slice::from_ref(&preset.name));
         let in_root = preset.root.as_ref().is_some_and(|root| {
@@ -422,14 +449,20 @@ impl Renderer<'_> {
                 body: body.trim_end().to_owned(),
             }
         };
+        // A root file carries an item only where `reads::place` kept this path for it.
+        let included = |item: &Item| {
+            targets_match(item, path, writers)
+                && !item.body.trim().is_empty()
+                && self.placements.carries(item, path)
+        };
         let rules: Vec<RootEntry> = rules
             .iter()
-            .filter(|item| targets_match(item, path, writers) && !item.body.trim().is_empty())
+            .filter(|item| included(item))
             .map(|item| entry(item))
             .collect();
         let context: Vec<RootEntry> = self
             .items(Kind::Context)
-            .filter(|item| targets_match(item, path, writers) && !item.body.trim().is_empty())
+            .filter(|item| included(item))
             .map(entry)
             .collect();
         let text = self

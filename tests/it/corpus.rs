@@ -293,9 +293,7 @@ fn corpus_botsandbytes_decode_replaces_go_outputs_and_keeps_unprovable_settings(
     // skill copies) are replaced without --force; outputs no preset produces any more are deleted.
     assert_eq!(
         generated.first.stdout(),
-        "create: .agents/rules/code-quality.md\n\
-         create: .agents/rules/context-architecture.md\n\
-         update: .agents/skills/ai-rulez/SKILL.md\n\
+        "update: .agents/skills/ai-rulez/SKILL.md\n\
          update: .agents/skills/code-reviewer/SKILL.md\n\
          update: .ai-rulez/.generated-manifest.json\n\
          create: .claude/rules/code-quality.md\n\
@@ -304,7 +302,6 @@ fn corpus_botsandbytes_decode_replaces_go_outputs_and_keeps_unprovable_settings(
          delete: .codex/skills/ai-rulez/SKILL.md\n\
          delete: .codex/skills/code-reviewer/SKILL.md\n\
          update: .github/copilot-instructions.md\n\
-         create: .github/instructions/code-quality.instructions.md\n\
          update: .github/skills/ai-rulez/SKILL.md\n\
          update: .github/skills/code-reviewer/SKILL.md\n\
          update: AGENTS.md\n\
@@ -313,15 +310,7 @@ fn corpus_botsandbytes_decode_replaces_go_outputs_and_keeps_unprovable_settings(
     );
     assert_eq!(
         generated.new_files(),
-        BTreeSet::from(
-            [
-                ".agents/rules/code-quality.md",
-                ".agents/rules/context-architecture.md",
-                ".claude/rules/code-quality.md",
-                ".github/instructions/code-quality.instructions.md",
-            ]
-            .map(str::to_owned)
-        )
+        BTreeSet::from([".claude/rules/code-quality.md",].map(str::to_owned))
     );
 
     // CLAUDE.md (Go, blake3 banner) became ours entirely: no managed section, our banner verifies.

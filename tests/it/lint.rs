@@ -170,7 +170,7 @@ fn plant(project: &Project) -> BTreeSet<(String, String)> {
         (
             ".ai-rulez/rules/huge.md",
             format!(
-                "# Huge\n\n{}\n",
+                "---\ntargets: [windsurf, devin]\n---\n# Huge\n\n{}\n",
                 "Keep every module small and documented. ".repeat(320)
             ),
             "-",
@@ -225,9 +225,10 @@ fn plant(project: &Project) -> BTreeSet<(String, String)> {
     for code in ["AR012", "AR310", "AR312", "AR313"] {
         expected.insert((".ai-rulez/config.toml".to_owned(), code.to_owned()));
     }
-    // Windsurf and Devin both read at most 12,000 characters per rule file.
+    // Windsurf reads at most 12,000 characters per rule file. The rule targets only Windsurf
+    // and Devin, so no AGENTS.md copy carries it; Devin reads it in the legacy .windsurf/rules,
+    // so .devin/rules leaves it out (B40) and only one file is over the limit.
     expected.insert((".windsurf/rules/huge.md".to_owned(), "AR964".to_owned()));
-    expected.insert((".devin/rules/huge.md".to_owned(), "AR964".to_owned()));
     expected
 }
 
@@ -243,13 +244,9 @@ fn seeded_fixture_reports_every_planted_problem_with_its_code() {
     let found = all_pairs(&seeded);
     let new: BTreeSet<(String, String)> = found.difference(&baseline).cloned().collect();
     assert_eq!(new, expected);
-    assert_eq!(expected.len(), 31);
+    assert_eq!(expected.len(), 30);
     let codes: BTreeSet<&str> = expected.iter().map(|(_, code)| code.as_str()).collect();
-    assert_eq!(
-        codes.len(),
-        30,
-        "one planted problem per detector or check (AR964 twice)"
-    );
+    assert_eq!(codes.len(), 30, "one planted problem per detector or check");
 }
 
 #[test]

@@ -8,6 +8,7 @@ mod conventions;
 mod corpus;
 mod crash;
 mod edit_hints;
+mod effective_context;
 mod fuzz;
 mod golden;
 mod hostile;

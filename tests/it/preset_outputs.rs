@@ -46,9 +46,16 @@ fn b61_a_link_to_a_file_ai_rulez_writes_with_the_same_meaning_is_kept_silently()
     first.expect_code(0);
     assert_eq!(
         first.stdout(),
-        "create: .ai-rulez/.generated-manifest.json\ncreate: .claude/rules/style.md\ncreate: AGENTS.md\n"
+        "create: .ai-rulez/.generated-manifest.json\ncreate: AGENTS.md\n"
     );
-    assert_eq!(warnings(&first.stderr()), Vec::<&str>::new());
+    // Nothing about the link; only that Claude Code reads the rule through the AGENTS.md import
+    // (B40), so `.claude/rules` leaves it out.
+    assert_eq!(
+        warnings(&first.stderr()),
+        [
+            "warning: claude: 1 item is left out of Claude Code's own files because Claude Code already reads it in files the codex preset writes: style (in AGENTS.md)"
+        ]
+    );
     assert_eq!(link_text(&project, "CLAUDE.md"), "AGENTS.md");
     assert!(project.read("AGENTS.md").contains("Use rustfmt."));
     let again = project.run(&["generate"]);
@@ -131,6 +138,10 @@ fn b59_the_xberg_tree_generates_with_github_token_unset() {
         [
             "warning: .ai-rulez/config.toml: config keys not supported by this version yet and ignored: builtins, marketplaces, plugins",
             "warning: codex: MCP server `github` is left out of .codex/config.toml: it needs `${GITHUB_TOKEN}`, which is not set, and OpenAI Codex cannot refer to a variable there (it forwards only an `env` value of the same name, `Authorization: Bearer ${NAME}` and whole-value headers), so the value would have to be written into the file (the other assistants still get the server); set GITHUB_TOKEN and run `ai-rulez generate` again",
+            "warning: antigravity: 1 item is left out of Antigravity's own files because Antigravity already reads it in files the codex preset writes: basemind-tools (in AGENTS.md)",
+            "warning: copilot: 1 item is left out of GitHub Copilot's own files because GitHub Copilot already reads it in files the claude preset writes: basemind-tools (in .claude/rules)",
+            "warning: cursor: 1 item is left out of Cursor's own files because Cursor already reads it in files the codex preset writes: basemind-tools (in AGENTS.md)",
+            "warning: copilot: GitHub Copilot reads 1 item twice, in .claude/rules and AGENTS.md, because each of those files is the only one another enabled assistant reads; set `agents_md = true` (Claude Code then reads AGENTS.md through CLAUDE.md) or drop one of those presets: basemind-tools",
         ]
     );
     assert_eq!(
@@ -269,6 +280,9 @@ fn b37_agent_and_command_fields_are_translated_per_assistant_or_left_out_with_a_
     assert_eq!(
         warnings(&run.stderr()),
         [
+            "warning: copilot: 1 item is left out of GitHub Copilot's own files because GitHub Copilot already reads it in files the claude preset writes: style (in .claude/rules)",
+            "warning: cursor: 1 item is left out of Cursor's own files because Cursor already reads it in files the opencode preset writes: style (in AGENTS.md)",
+            "warning: copilot: GitHub Copilot reads 1 item twice, in .claude/rules and AGENTS.md, because each of those files is the only one another enabled assistant reads; set `agents_md = true` (Claude Code then reads AGENTS.md through CLAUDE.md) or drop one of those presets: style",
             "warning: opencode: agent and command fields OpenCode has no equivalent for are left out: lister (color); scribe (model sonnet); commit (model haiku, allowed-tools)",
             "warning: copilot: agent and command fields GitHub Copilot has no equivalent for are left out: lister (model anthropic/claude-sonnet-4-5, color); scribe (model sonnet); commit (model haiku, allowed-tools)",
             "warning: cursor: agent and command fields Cursor has no equivalent for are left out: lister (tools, model anthropic/claude-sonnet-4-5, color); scribe (tools, model sonnet); commit (description, allowed-tools, model)",
