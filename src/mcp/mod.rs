@@ -4,6 +4,7 @@
 //! protocol glue; every tool is one declaration in [`toolsets`], read through [`registry`].
 
 mod args;
+mod bounds;
 mod cache;
 pub(crate) mod framing;
 mod memory_args;

@@ -460,7 +460,7 @@ fn a_bad_argument_is_an_error_result_not_a_protocol_error() {
     );
     assert_eq!(
         server.fails("update_config", json!({"rules_mode": "sideways"})),
-        "rules_mode must be `split` or `inline`, not `sideways`"
+        "Invalid arguments: `rules_mode` is `sideways`; use one of split, inline."
     );
     server.finish();
 }

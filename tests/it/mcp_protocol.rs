@@ -1,0 +1,163 @@
+//! MCP protocol details the official SDKs check (issue 15): bounds and enums in the input schemas
+//! and enforced on every call, no `format` a strict validator refuses.
+
+use serde_json::{Value, json};
+
+use crate::mcp::{Server, sample};
+
+/// Every `tools/list` entry of a server serving every toolset, following `nextCursor`.
+fn every_tool(server: &mut Server) -> Vec<Value> {
+    let mut tools = Vec::new();
+    let mut params = json!({});
+    loop {
+        let reply = server.request("tools/list", params);
+        let result = &reply["result"];
+        tools.extend(result["tools"].as_array().expect("tools").iter().cloned());
+        match result.get("nextCursor").and_then(Value::as_str) {
+            Some(cursor) => params = json!({"cursor": cursor}),
+            None => return tools,
+        }
+    }
+}
+
+/// The JSON paths of every `format` keyword in `schema` (Ajv's strict mode refuses `uint32`).
+fn formats(schema: &Value, path: &str, found: &mut Vec<String>) {
+    match schema {
+        Value::Object(object) => {
+            for (key, value) in object {
+                if key == "format" && !path.ends_with("/properties") {
+                    found.push(format!("{path}/format = {value}"));
+                }
+                formats(value, &format!("{path}/{key}"), found);
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                formats(item, &format!("{path}/{index}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn no_schema_of_any_tool_carries_a_format() {
+    let project = sample();
+    let mut server = Server::start(project.path());
+    let tools = every_tool(&mut server);
+    assert!(tools.len() > 40, "every toolset is served");
+    let mut found = Vec::new();
+    for tool in &tools {
+        let name = tool["name"].as_str().expect("name");
+        for key in ["inputSchema", "outputSchema"] {
+            formats(&tool[key], &format!("{name}/{key}"), &mut found);
+        }
+    }
+    assert_eq!(found, Vec::<String>::new());
+    server.finish();
+}
+
+#[test]
+fn bounds_and_enums_are_in_the_input_schemas() {
+    let project = sample();
+    let mut server = Server::start(project.path());
+    let tools = every_tool(&mut server);
+    let property = |tool: &str, argument: &str| -> Value {
+        let tool = tools
+            .iter()
+            .find(|entry| entry["name"] == tool)
+            .unwrap_or_else(|| panic!("no tool {tool}"));
+        let mut property = tool["inputSchema"]["properties"][argument].clone();
+        property
+            .as_object_mut()
+            .expect("property")
+            .remove("description");
+        property
+    };
+    let range = |minimum: u64, maximum: u64| json!({"type": "integer", "minimum": minimum, "maximum": maximum});
+    assert_eq!(property("get_rules", "max_tokens"), range(100, 1_000_000));
+    assert_eq!(property("search_rules", "limit"), range(1, 50));
+    assert_eq!(property("review_learnings", "limit"), range(1, 5000));
+    assert_eq!(property("recent_activity", "limit"), range(1, 200));
+    assert_eq!(property("list_memories", "limit"), range(1, 500));
+    assert_eq!(property("get_tree", "depth"), range(0, 32));
+    assert_eq!(property("learn_from_reviews", "since_days"), range(1, 3650));
+    assert_eq!(
+        property("learn_from_reviews", "min_repeats"),
+        range(1, 1000)
+    );
+    assert_eq!(
+        property("discover_conventions", "min_files"),
+        json!({"type": "integer", "minimum": 1})
+    );
+    assert_eq!(
+        property("create_rule", "priority"),
+        json!({"type": "string", "enum": ["critical", "high", "medium", "low", "minimal"]})
+    );
+    assert_eq!(
+        property("update_config", "rules_mode"),
+        json!({"type": "string", "enum": ["split", "inline"]})
+    );
+    server.finish();
+}
+
+#[test]
+fn out_of_range_and_unknown_values_are_refused_naming_the_argument_and_the_range() {
+    let project = sample();
+    let mut server = Server::start(project.path());
+    let refusals = [
+        (
+            "get_rules",
+            json!({"paths": ["a.rs"], "max_tokens": 10}),
+            "Invalid arguments: `max_tokens` is 10; use 100 to 1000000.",
+        ),
+        (
+            "search_rules",
+            json!({"query": "errors", "limit": 1000}),
+            "Invalid arguments: `limit` is 1000; use 1 to 50.",
+        ),
+        (
+            "search_rules",
+            json!({"query": "errors", "limit": 0}),
+            "Invalid arguments: `limit` is 0; use 1 to 50.",
+        ),
+        (
+            "list_memories",
+            json!({"limit": 501}),
+            "Invalid arguments: `limit` is 501; use 1 to 500.",
+        ),
+        (
+            "get_tree",
+            json!({"depth": 33}),
+            "Invalid arguments: `depth` is 33; use 0 to 32.",
+        ),
+        (
+            "discover_conventions",
+            json!({"min_files": 0}),
+            "Invalid arguments: `min_files` is 0; use at least 1.",
+        ),
+        (
+            "create_rule",
+            json!({"name": "x", "content": "Body.\n", "priority": "urgent"}),
+            "Invalid arguments: `priority` is `urgent`; use one of critical, high, medium, low, minimal.",
+        ),
+        (
+            "update_config",
+            json!({"rules_mode": "sideways"}),
+            "Invalid arguments: `rules_mode` is `sideways`; use one of split, inline.",
+        ),
+    ];
+    for (tool, arguments, message) in refusals {
+        assert_eq!(
+            server.fails(tool, arguments.clone()),
+            message,
+            "{tool} {arguments}"
+        );
+    }
+    // Nothing was written by the refused create.
+    assert!(!project.path().join(".ai-rulez/rules/x.md").exists());
+    // The bounds themselves are accepted.
+    server.ok("get_rules", json!({"paths": ["a.rs"], "max_tokens": 100}));
+    server.ok("search_rules", json!({"query": "errors", "limit": 50}));
+    server.finish();
+}
