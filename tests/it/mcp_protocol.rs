@@ -161,3 +161,32 @@ fn out_of_range_and_unknown_values_are_refused_naming_the_argument_and_the_range
     server.ok("search_rules", json!({"query": "errors", "limit": 50}));
     server.finish();
 }
+
+#[test]
+fn creating_an_item_in_a_missing_domain_is_refused_with_the_way_out() {
+    let project = sample();
+    let mut server = Server::start(project.path());
+    assert_eq!(
+        server.fails(
+            "create_rule",
+            json!({"name": "api", "content": "Rule.\n", "domain": "backend"})
+        ),
+        ".ai-rulez/domains/backend: domain `backend` does not exist (the project has no domains yet); create it first with create_domain {\"name\": \"backend\"}, or leave `domain` out"
+    );
+    assert!(!project.path().join(".ai-rulez/domains").exists());
+    server.ok("create_domain", json!({"name": "backend"}));
+    assert_eq!(
+        server.fails(
+            "create_skill",
+            json!({"name": "deploy", "content": "Steps.\n", "domain": "bakend"})
+        ),
+        ".ai-rulez/domains/bakend: domain `bakend` does not exist (known domains: backend; did you mean `backend`?); create it first with create_domain {\"name\": \"bakend\"}, or leave `domain` out"
+    );
+    assert!(!project.path().join(".ai-rulez/domains/bakend").exists());
+    let record = server.ok(
+        "create_rule",
+        json!({"name": "api", "content": "Rule.\n", "domain": "backend"}),
+    );
+    assert_eq!(record["path"], ".ai-rulez/domains/backend/rules/api.md");
+    server.finish();
+}
