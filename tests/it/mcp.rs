@@ -1407,7 +1407,7 @@ fn resources_serve_config_catalog_and_items() {
     let config = server.request("resources/read", json!({"uri": "ai-rulez://config"}));
     assert_eq!(
         config["result"]["contents"],
-        json!([{"uri": "ai-rulez://config", "mimeType": "text/plain", "text": CONFIG}])
+        json!([{"uri": "ai-rulez://config", "mimeType": "application/toml", "text": CONFIG}])
     );
     let rule = server.request("resources/read", json!({"uri": "ai-rulez://rule/safety"}));
     assert_eq!(

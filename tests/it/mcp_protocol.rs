@@ -190,3 +190,49 @@ fn creating_an_item_in_a_missing_domain_is_refused_with_the_way_out() {
     assert_eq!(record["path"], ".ai-rulez/domains/backend/rules/api.md");
     server.finish();
 }
+
+#[test]
+fn resources_carry_the_media_type_of_their_file() {
+    let project = sample();
+    project.write(
+        ".ai-rulez/skills/release/SKILL.md",
+        "---\ndescription: Cut a release\n---\nSteps.\n",
+    );
+    let mut server = Server::start(project.path());
+    let listed = server.request("resources/list", json!({}));
+    let types: Vec<(&str, &str)> = listed["result"]["resources"]
+        .as_array()
+        .expect("resources")
+        .iter()
+        .map(|resource| {
+            (
+                resource["uri"].as_str().expect("uri"),
+                resource["mimeType"].as_str().expect("mimeType"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        types,
+        [
+            ("ai-rulez://config", "application/toml"),
+            ("ai-rulez://catalog", "application/json")
+        ]
+    );
+    let templates = server.request("resources/templates/list", json!({}));
+    assert_eq!(
+        templates["result"]["resourceTemplates"][0]["mimeType"],
+        "text/markdown"
+    );
+    for (uri, media_type) in [
+        ("ai-rulez://config", "application/toml"),
+        ("ai-rulez://catalog", "application/json"),
+        ("ai-rulez://rule/safety", "text/markdown"),
+        ("ai-rulez://skill/release", "text/markdown"),
+    ] {
+        let read = server.request("resources/read", json!({"uri": uri}));
+        let contents = &read["result"]["contents"][0];
+        assert_eq!(contents["uri"], uri);
+        assert_eq!(contents["mimeType"], media_type, "{uri}");
+    }
+    server.finish();
+}
