@@ -6,7 +6,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::authoring::ItemSummary;
 use crate::content::Kind;
 
 /// `get_rules` arguments.
@@ -104,6 +103,11 @@ pub(crate) struct ListItemsArgs {
     pub(crate) kind: ItemKind,
     /// Only items of this domain.
     pub(crate) domain: Option<String>,
+    /// Skip this many entries (the `page.next_offset` of the previous reply); default 0.
+    pub(crate) offset: Option<u32>,
+    /// Most entries in this reply (default 100).
+    #[schemars(range(min = 1, max = 1000))]
+    pub(crate) limit: Option<u32>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
 }
@@ -208,6 +212,24 @@ pub(crate) struct GenerateArgs {
     pub(crate) check: Option<bool>,
     /// Profiles to use (comma-separated).
     pub(crate) profile: Option<String>,
+    /// Skip this many entries (the `page.next_offset` of the previous reply); default 0.
+    pub(crate) offset: Option<u32>,
+    /// Most entries in this reply (default 100).
+    #[schemars(range(min = 1, max = 1000))]
+    pub(crate) limit: Option<u32>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// `validate_config` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ValidateArgs {
+    /// Skip this many entries (the `page.next_offset` of the previous reply); default 0.
+    pub(crate) offset: Option<u32>,
+    /// Most entries in this reply (default 100).
+    #[schemars(range(min = 1, max = 1000))]
+    pub(crate) limit: Option<u32>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
 }
@@ -271,15 +293,6 @@ impl Operation {
             message,
         }
     }
-}
-
-/// A list of items.
-#[derive(Debug, Serialize, JsonSchema)]
-pub(crate) struct ItemList {
-    /// Items, by priority then name.
-    pub(crate) items: Vec<ItemSummary>,
-    /// How many.
-    pub(crate) count: usize,
 }
 
 /// `enable_toolset` result.

@@ -8,6 +8,7 @@ mod bounds;
 mod cache;
 pub(crate) mod framing;
 mod memory_args;
+mod page;
 pub(crate) mod registry;
 mod resources;
 mod schema;

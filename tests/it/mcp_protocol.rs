@@ -236,3 +236,139 @@ fn resources_carry_the_media_type_of_their_file() {
     }
     server.finish();
 }
+
+/// A project (claude preset) with 250 rules `r000`..`r249` and 120 rules `e000`..`e119` whose
+/// bodies are empty, so that `generate` and `validate` warn once for each of those.
+fn many_rules() -> crate::support::Project {
+    let mut texts: Vec<(String, String)> = (0..250)
+        .map(|number| {
+            (
+                format!("r{number:03}"),
+                format!("---\npriority: low\n---\nRule {number}.\n"),
+            )
+        })
+        .collect();
+    texts.extend((0..120).map(|number| {
+        (
+            format!("e{number:03}"),
+            format!("---\npriority: low\ndescription: Empty {number}\n---\n"),
+        )
+    }));
+    let rules: Vec<(&str, &str)> = texts
+        .iter()
+        .map(|(name, text)| (name.as_str(), text.as_str()))
+        .collect();
+    crate::mcp::project_with(&rules)
+}
+
+/// Calls `tool` with `arguments` plus `offset`, page after page until `next_offset` is null;
+/// returns every page's structured content.
+fn every_page(server: &mut Server, tool: &str, arguments: &Value) -> Vec<Value> {
+    let mut pages = Vec::new();
+    let mut offset = 0;
+    loop {
+        let mut call = arguments.clone();
+        call["offset"] = json!(offset);
+        let reply = server.ok(tool, call);
+        assert_eq!(reply["page"]["offset"], offset, "{tool}");
+        let next = reply["page"]["next_offset"].as_u64();
+        pages.push(reply);
+        match next {
+            Some(next) => offset = next,
+            None => return pages,
+        }
+    }
+}
+
+/// The strings of `key` over every page, in order.
+fn joined(pages: &[Value], key: &str) -> Vec<Value> {
+    pages
+        .iter()
+        .flat_map(|page| page[key].as_array().expect(key).clone())
+        .collect()
+}
+
+#[test]
+fn large_list_replies_come_in_pages_with_a_next_offset() {
+    let project = many_rules();
+    let mut server = Server::start(project.path());
+    let mut names: Vec<String> = (0..120).map(|number| format!("e{number:03}")).collect();
+    names.extend((0..250).map(|number| format!("r{number:03}")));
+
+    let first = server.ok("list_items", json!({"kind": "rule"}));
+    assert_eq!(first["items"].as_array().expect("items").len(), 100);
+    assert_eq!(
+        first["page"],
+        json!({"offset": 0, "total": 370, "next_offset": 100})
+    );
+    let pages = every_page(
+        &mut server,
+        "list_items",
+        &json!({"kind": "rule", "limit": 150}),
+    );
+    let sizes: Vec<usize> = pages
+        .iter()
+        .map(|page| page["items"].as_array().expect("items").len())
+        .collect();
+    assert_eq!(sizes, [150, 150, 70]);
+    let listed: Vec<Value> = joined(&pages, "items")
+        .iter()
+        .map(|item| item["name"].clone())
+        .collect();
+    assert_eq!(listed, json!(names).as_array().expect("names").clone());
+    let whole = server.ok("list_items", json!({"kind": "rule", "limit": 1000}));
+    assert_eq!(
+        whole["page"],
+        json!({"offset": 0, "total": 370, "next_offset": null})
+    );
+    assert_eq!(
+        server.fails("list_items", json!({"kind": "rule", "limit": 1001})),
+        "Invalid arguments: `limit` is 1001; use 1 to 1000."
+    );
+
+    // generate_outputs: 252 path statuses, then 120 warnings, 100 entries a page.
+    let pages = every_page(&mut server, "generate_outputs", &json!({"dry_run": true}));
+    let sizes: Vec<(usize, usize)> = pages
+        .iter()
+        .map(|page| {
+            (
+                page["changes"].as_array().expect("changes").len(),
+                page["warnings"].as_array().expect("warnings").len(),
+            )
+        })
+        .collect();
+    assert_eq!(sizes, [(100, 0), (100, 0), (52, 48), (0, 72)]);
+    let mut expected_paths = vec![json!(".ai-rulez/.generated-manifest.json")];
+    expected_paths.extend((0..250).map(|number| json!(format!(".claude/rules/r{number:03}.md"))));
+    expected_paths.push(json!("CLAUDE.md"));
+    let paths: Vec<Value> = joined(&pages, "changes")
+        .iter()
+        .map(|change| change["path"].clone())
+        .collect();
+    assert_eq!(paths, expected_paths);
+    let warnings = joined(&pages, "warnings");
+    assert_eq!(warnings.len(), 120);
+    assert_eq!(
+        warnings[0],
+        ".ai-rulez/rules/e000.md: empty body; no Claude Code file is written"
+    );
+    assert_eq!(
+        pages[3]["page"],
+        json!({"offset": 300, "total": 372, "next_offset": null})
+    );
+    assert!(pages.iter().all(|page| page["status"] == "ok"));
+    assert!(!project.exists("CLAUDE.md"), "a dry run writes nothing");
+
+    // validate_config: errors first, then warnings, with `valid` over all of them.
+    let pages = every_page(&mut server, "validate_config", &json!({"limit": 50}));
+    let warnings = joined(&pages, "warnings");
+    assert_eq!(pages.len(), 3, "{}", pages[0]["page"]);
+    assert_eq!(warnings.len(), 120);
+    assert_eq!(joined(&pages, "errors"), Vec::<Value>::new());
+    assert_eq!(
+        warnings[0],
+        ".ai-rulez/rules/e000.md:4: AR805 rule `e000` has an empty body; write its content or delete it"
+    );
+    assert!(pages.iter().all(|page| page["valid"] == true));
+    server.finish();
+}
