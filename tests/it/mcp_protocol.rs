@@ -372,3 +372,60 @@ fn large_list_replies_come_in_pages_with_a_next_offset() {
     assert!(pages.iter().all(|page| page["valid"] == true));
     server.finish();
 }
+
+/// Holds the project's writer lock (an exclusive `flock` on the root folder, as ai-rulez takes
+/// it) until dropped, so a writing call waits for it for as long as the test wants.
+fn hold_writer_lock(root: &std::path::Path) -> std::fs::File {
+    let folder = std::fs::File::open(root).expect("open the project folder");
+    rustix::fs::flock(&folder, rustix::fs::FlockOperation::LockExclusive).expect("flock");
+    folder
+}
+
+#[test]
+fn ping_is_answered_while_a_call_runs_and_a_cancelled_call_writes_nothing_and_gets_no_reply() {
+    let project = sample();
+    let mut server = Server::start_with(
+        project.path(),
+        &["--toolsets", crate::mcp::ALL_TOOLSETS],
+        &[("AI_RULEZ_LOCK_WAIT_MS", "600000")],
+    );
+    let lock = hold_writer_lock(project.path());
+    // The call waits for the writer lock, which only this test can release.
+    server.line(
+        &json!({"jsonrpc": "2.0", "id": "slow", "method": "tools/call",
+                "params": {"name": "create_rule", "arguments": {"name": "late", "content": "Late.\n"}}})
+        .to_string(),
+    );
+    // While it waits, ping and tools/list are answered.
+    // `request` checks that the reply carries the request's id.
+    assert_eq!(server.request("ping", json!({}))["result"], json!({}));
+    let listed = server.request("tools/list", json!({}));
+    assert!(listed["result"]["tools"].is_array(), "{listed}");
+    // The client gives up; a ping after the cancel shows it has been read.
+    server.line(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": "slow", "reason": "user pressed stop"}})
+        .to_string(),
+    );
+    assert_eq!(server.request("ping", json!({}))["result"], json!({}));
+    drop(lock);
+    // The next line on stdout answers the next request: the cancelled call sends nothing.
+    assert_eq!(server.request("ping", json!({}))["result"], json!({}));
+    // Its reply would have come by now: a writing call made after it still goes through.
+    let record = server.ok(
+        "create_rule",
+        json!({"name": "after", "content": "After.\n"}),
+    );
+    assert_eq!(record["path"], ".ai-rulez/rules/after.md");
+    assert!(
+        !project.exists(".ai-rulez/rules/late.md"),
+        "a cancelled call writes nothing"
+    );
+    let (status, rest, _) = server.finish();
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(
+        rest,
+        Vec::<Vec<u8>>::new(),
+        "nothing is sent after the cancel"
+    );
+}
