@@ -183,9 +183,11 @@ fn check_portable(what: &str, name: &str) -> Result<()> {
     }
 }
 
-/// Creates an item; fails when it exists.
+/// Creates an item; fails when it exists. An item of a domain goes into an existing domain
+/// only: a misspelled domain would otherwise become a new one in silence.
 ///
-/// Errors: invalid or unportable names, refused content, an existing item, symlinks, I/O.
+/// Errors: invalid or unportable names, a domain that does not exist (the message names the
+/// known domains and `create_domain`), refused content, an existing item, symlinks, I/O.
 pub(crate) fn create_item(
     project: &Project,
     location: &ItemLocation,
@@ -204,6 +206,9 @@ pub(crate) fn create_item(
         crate::learning::guard::check_agent_create(&path, &content)?;
     }
     let _lock = project.dir.lock()?;
+    if let Some(domain) = &location.domain {
+        check_domain_exists(project, domain)?;
+    }
     if project.dir.info(&path)?.is_some() {
         return Err(Error::refused(
             &path,
@@ -387,6 +392,30 @@ pub(crate) fn create_domain(project: &Project, name: &str) -> Result<String> {
         .dir
         .create_new(&format!("{path}/rules/.gitkeep"), b"", 0o644)?;
     Ok(path)
+}
+
+/// Refuses `domain` unless its folder `domains/<domain>/` exists (checked on disk, under the
+/// writer lock, so a domain created a moment ago by another call counts).
+///
+/// Errors: [`Error::Refused`] naming the known domains and how to create this one.
+fn check_domain_exists(project: &Project, domain: &str) -> Result<()> {
+    let path = format!("{}/domains/{domain}", project.config_dir_relative);
+    if project.dir.info(&path)?.map(|info| info.kind) == Some(EntryKind::Folder) {
+        return Ok(());
+    }
+    let known = if project.tree.domains.is_empty() {
+        "the project has no domains yet".to_owned()
+    } else {
+        format!("known domains: {}", project.tree.domains.join(", "))
+    };
+    let hint =
+        crate::suggest::did_you_mean(domain, project.tree.domains.iter().map(String::as_str));
+    Err(Error::refused(
+        &path,
+        format!(
+            "domain `{domain}` does not exist ({known}{hint}); create it first with create_domain {{\"name\": \"{domain}\"}}, or leave `domain` out"
+        ),
+    ))
 }
 
 /// Deletes an empty domain folder (only `.gitkeep` files left).

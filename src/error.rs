@@ -70,6 +70,10 @@ pub enum Error {
         waited_ms: u64,
     },
 
+    /// The MCP client cancelled the call before it wrote anything.
+    #[error("the client cancelled this call; nothing was written")]
+    Cancelled,
+
     /// The command line or a preset spec asked for something impossible.
     #[error("{0}")]
     Usage(String),

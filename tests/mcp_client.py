@@ -190,6 +190,11 @@ async def run(binary, root):
                 [(item["name"], item["description"]) for item in result.structured_content["items"]],
                 [("rust", None), ("database", None), ("style", None)],
             )
+            check(
+                "list_items: one page holds every rule",
+                result.structured_content["page"],
+                {"offset": 0, "total": 3, "next_offset": None},
+            )
 
             result = await session.call_tool("enable_toolset", {"toolset": "author"})
             check("enable_toolset: not an error", result.is_error, False)

@@ -6,6 +6,7 @@
 //! tree and nothing has to be kept out of git; the kernel releases it when the holder exits, even
 //! after `kill -9`. Waits are bounded: past the patience the caller gets [`Error::Busy`].
 
+use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
 use rustix::fd::{AsFd, OwnedFd};
@@ -18,6 +19,31 @@ use crate::error::{Error, Result};
 /// Environment variable overriding how long a writer waits for the lock, in milliseconds
 /// (default 10000).
 pub(crate) const LOCK_WAIT_ENV: &str = "AI_RULEZ_LOCK_WAIT_MS";
+
+thread_local! {
+    /// Whether the caller on this thread has given up (an MCP client cancelled the call): a
+    /// writer checks it while waiting for the lock and once more after taking it, so a cancelled
+    /// call stops before it writes anything.
+    static GIVEN_UP: RefCell<Option<Box<dyn Fn() -> bool>>> = const { RefCell::new(None) };
+}
+
+/// Runs `run` on this thread with `given_up` consulted by every lock taken meanwhile: once it
+/// returns `true`, taking the lock fails with [`Error::Cancelled`] (and a lock just taken is
+/// released), so nothing is written. Returns what `run` returns.
+pub(crate) fn while_cancellable<T>(
+    given_up: impl Fn() -> bool + 'static,
+    run: impl FnOnce() -> T,
+) -> T {
+    let previous = GIVEN_UP.with(|slot| slot.replace(Some(Box::new(given_up))));
+    let outcome = run();
+    GIVEN_UP.with(|slot| slot.replace(previous));
+    outcome
+}
+
+/// Whether the caller on this thread has given up (see [`while_cancellable`]).
+fn given_up() -> bool {
+    GIVEN_UP.with(|slot| slot.borrow().as_ref().is_some_and(|given_up| given_up()))
+}
 
 /// Default wait for the lock.
 const DEFAULT_PATIENCE: Duration = Duration::from_secs(10);
@@ -46,7 +72,13 @@ pub(super) fn acquire(project: &ProjectDir) -> Result<ProjectLock> {
     let started = Instant::now();
     let mut pause = Duration::from_millis(1);
     loop {
+        if given_up() {
+            return Err(Error::Cancelled);
+        }
         match rustix::fs::flock(&handle, FlockOperation::NonBlockingLockExclusive) {
+            // Checked again once held: the cancel may have come while the lock was taken.
+            // Dropping the handle releases the lock.
+            Ok(()) if given_up() => return Err(Error::Cancelled),
             Ok(()) => return Ok(ProjectLock { _handle: handle }),
             Err(Errno::WOULDBLOCK | Errno::INTR) => {}
             Err(errno) => return Err(Error::Io(std::io::Error::from(errno))),

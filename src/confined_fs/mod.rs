@@ -22,7 +22,7 @@ use rustix::io::Errno;
 
 use crate::error::{Error, Result};
 
-pub(crate) use lock::ProjectLock;
+pub(crate) use lock::{ProjectLock, while_cancellable};
 
 /// The reason given for any path that is, or passes through, a symlink.
 pub(crate) const SYMLINK_REFUSAL: &str = "is (or is inside) a symlink; ai-rulez never reads or writes through symlinks (a committed link could point anywhere), so replace the link with a real file or folder";

@@ -6,7 +6,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::authoring::ItemSummary;
 use crate::content::Kind;
 
 /// `get_rules` arguments.
@@ -21,7 +20,8 @@ pub(crate) struct GetRulesArgs {
     pub(crate) include: Option<Vec<String>>,
     /// Send rules again even if already sent in this session (after your context was reset).
     pub(crate) refresh: Option<bool>,
-    /// Cap on the reply size in estimated tokens (at least 100; default 20000).
+    /// Cap on the reply size in estimated tokens (default 20000).
+    #[schemars(range(min = 100, max = 1_000_000))]
     pub(crate) max_tokens: Option<u32>,
     /// Folder to find the project from (relative to where the server started); default: there.
     pub(crate) working_directory: Option<String>,
@@ -33,7 +33,8 @@ pub(crate) struct GetRulesArgs {
 pub(crate) struct SearchRulesArgs {
     /// The topic, in a few words.
     pub(crate) query: String,
-    /// Most rules to return (1-50, default 10).
+    /// Most rules to return (default 10).
+    #[schemars(range(min = 1, max = 50))]
     pub(crate) limit: Option<u32>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
@@ -102,6 +103,11 @@ pub(crate) struct ListItemsArgs {
     pub(crate) kind: ItemKind,
     /// Only items of this domain.
     pub(crate) domain: Option<String>,
+    /// Skip this many entries (the `page.next_offset` of the previous reply); default 0.
+    pub(crate) offset: Option<u32>,
+    /// Most entries in this reply (default 100).
+    #[schemars(range(min = 1, max = 1000))]
+    pub(crate) limit: Option<u32>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
 }
@@ -132,7 +138,8 @@ pub(crate) struct WriteItemArgs {
     pub(crate) content: String,
     /// Domain folder, if any.
     pub(crate) domain: Option<String>,
-    /// Sets `priority` in the frontmatter: critical, high, medium, low or minimal.
+    /// Sets `priority` in the frontmatter.
+    #[schemars(extend("enum" = ["critical", "high", "medium", "low", "minimal"]))]
     pub(crate) priority: Option<String>,
     /// Sets `targets` in the frontmatter: which outputs receive the item.
     pub(crate) targets: Option<Vec<String>>,
@@ -186,7 +193,8 @@ pub(crate) struct UpdateConfigArgs {
     pub(crate) presets: Option<Vec<String>>,
     /// Maintain the .gitignore block.
     pub(crate) gitignore: Option<bool>,
-    /// `split` or `inline`.
+    /// `[rules] mode`: one file per rule, or the rules inlined into each assistant's main file.
+    #[schemars(extend("enum" = ["split", "inline"]))]
     pub(crate) rules_mode: Option<String>,
     /// One shared AGENTS.md.
     pub(crate) agents_md: Option<bool>,
@@ -204,6 +212,24 @@ pub(crate) struct GenerateArgs {
     pub(crate) check: Option<bool>,
     /// Profiles to use (comma-separated).
     pub(crate) profile: Option<String>,
+    /// Skip this many entries (the `page.next_offset` of the previous reply); default 0.
+    pub(crate) offset: Option<u32>,
+    /// Most entries in this reply (default 100).
+    #[schemars(range(min = 1, max = 1000))]
+    pub(crate) limit: Option<u32>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// `validate_config` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ValidateArgs {
+    /// Skip this many entries (the `page.next_offset` of the previous reply); default 0.
+    pub(crate) offset: Option<u32>,
+    /// Most entries in this reply (default 100).
+    #[schemars(range(min = 1, max = 1000))]
+    pub(crate) limit: Option<u32>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
 }
@@ -267,15 +293,6 @@ impl Operation {
             message,
         }
     }
-}
-
-/// A list of items.
-#[derive(Debug, Serialize, JsonSchema)]
-pub(crate) struct ItemList {
-    /// Items, by priority then name.
-    pub(crate) items: Vec<ItemSummary>,
-    /// How many.
-    pub(crate) count: usize,
 }
 
 /// `enable_toolset` result.
@@ -379,9 +396,11 @@ pub(crate) struct LearnFromReviewsArgs {
     pub(crate) source: Option<ReviewSourceArg>,
     /// With source `file`: a JSON file of review comments inside the project, as `gh api repos/OWNER/REPO/pulls/comments` prints it.
     pub(crate) file: Option<String>,
-    /// Leave out comments older than this many days (1-3650, default 90).
+    /// Leave out comments older than this many days (default 90).
+    #[schemars(range(min = 1, max = 3650))]
     pub(crate) since_days: Option<u32>,
     /// Least number of similar comments for a candidate (default 1: every actionable comment).
+    #[schemars(range(min = 1, max = 1000))]
     pub(crate) min_repeats: Option<u32>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
@@ -404,7 +423,8 @@ pub(crate) struct DiscoverConventionsArgs {
     pub(crate) paths: Option<Vec<String>>,
     /// Share of observations one option must hold to be reported (above 0.5, at most 1; default 0.9).
     pub(crate) min_ratio: Option<f64>,
-    /// Number of files that must show an aspect (at least 1; default 5).
+    /// Number of files that must show an aspect (default 5).
+    #[schemars(range(min = 1))]
     pub(crate) min_files: Option<u32>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
@@ -432,7 +452,8 @@ pub(crate) struct RecordLearningArgs {
 pub(crate) struct ReviewLearningsArgs {
     /// Only learnings read from files at or below this file or folder; default: all.
     pub(crate) path: Option<String>,
-    /// Most learnings listed, stale ones first (1-5000, default 100); counts cover all.
+    /// Most learnings listed, stale ones first (default 100); counts cover all.
+    #[schemars(range(min = 1, max = 5000))]
     pub(crate) limit: Option<u32>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
@@ -549,7 +570,8 @@ pub(crate) struct LogActivityArgs {
 pub(crate) struct RecentActivityArgs {
     /// Only entries touching this file or folder (or below it); default: all.
     pub(crate) path: Option<String>,
-    /// Most entries (1-200, default 20), newest first.
+    /// Most entries (default 20), newest first.
+    #[schemars(range(min = 1, max = 200))]
     pub(crate) limit: Option<u32>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,

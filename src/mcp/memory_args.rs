@@ -11,7 +11,8 @@ use serde::Deserialize;
 pub(crate) struct ListMemoriesArgs {
     /// A file or folder (relative to the project root, or absolute): its folder's memories and those of every enclosing folder, nearest first. Default: every memory of the project.
     pub(crate) path: Option<String>,
-    /// Most memories to list (1-500, default 50).
+    /// Most memories to list (default 50).
+    #[schemars(range(min = 1, max = 500))]
     pub(crate) limit: Option<u32>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,
@@ -89,7 +90,8 @@ pub(crate) struct DeleteMemoryArgs {
 pub(crate) struct GetTreeArgs {
     /// Folder to start at (default: the whole project).
     pub(crate) path: Option<String>,
-    /// Folders below the start to show (0-32, default 3); deeper memories still count in totals.
+    /// Folders below the start to show (default 3); deeper memories still count in totals.
+    #[schemars(range(min = 0, max = 32))]
     pub(crate) depth: Option<u32>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,

@@ -4,9 +4,11 @@
 //! protocol glue; every tool is one declaration in [`toolsets`], read through [`registry`].
 
 mod args;
+mod bounds;
 mod cache;
 pub(crate) mod framing;
 mod memory_args;
+mod page;
 pub(crate) mod registry;
 mod resources;
 mod schema;
@@ -441,7 +443,19 @@ impl ServerHandler for Server {
             return Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into());
         }
         let changes = self.changes();
-        let result = match spec.call(self, request.arguments.unwrap_or_default()) {
+        // The call runs on this worker thread, handed off by the runtime (`block_in_place`), so
+        // `ping`, `tools/list` and `notifications/cancelled` are read and answered meanwhile.
+        // A cancelled call stops at its next writer lock, before writing anything; its reply
+        // is not sent (`framing` drops it).
+        let cancelled = context.ct.clone();
+        let arguments = request.arguments.unwrap_or_default();
+        let outcome = tokio::task::block_in_place(|| {
+            crate::confined_fs::while_cancellable(
+                move || cancelled.is_cancelled(),
+                || spec.call(self, arguments),
+            )
+        });
+        let result = match outcome {
             Ok(result) => result,
             Err(error) => CallToolResult::error(vec![ContentBlock::text(error.0)]),
         };
@@ -508,7 +522,10 @@ impl ServerHandler for Server {
 /// Errors: the runtime cannot start, a directory does not exist, or stdio fails.
 pub(crate) fn serve(start: &Path, options: &Options) -> Result<()> {
     let server = Server::new(start, options)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    // Two workers: a tool call blocks the one it runs on (see `call_tool`), and the other keeps
+    // reading and answering the client.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
         .enable_all()
         .build()?;
     runtime.block_on(async move {

@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{Server, schema};
+use super::{Server, bounds, schema};
 
 /// A group of tools a client chooses with `--toolsets` or `[mcp] toolsets`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -266,10 +266,14 @@ impl Handler {
         I: DeserializeOwned + JsonSchema,
         O: Serialize + JsonSchema,
     {
+        // The bounds are read once, from the schema `tools/list` serves.
+        let bounds = bounds::of_schema(&schema::input::<I>());
         Self {
             input_schema: schema::input::<I>,
             output_schema: schema::output::<O>,
             run: Box::new(move |server, arguments| {
+                bounds::check(&bounds, &arguments)
+                    .map_err(|problem| ToolError(format!("Invalid arguments: {problem}.")))?;
                 let arguments: I =
                     serde_json::from_value(Value::Object(arguments)).map_err(|error| {
                         ToolError(format!(

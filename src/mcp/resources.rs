@@ -1,6 +1,7 @@
 //! MCP resources: `ai-rulez://config` (the config file), `ai-rulez://catalog` (every item as
 //! JSON), and the template `ai-rulez://{kind}/{name}` (one item's file; domain items as
-//! `ai-rulez://{kind}/{domain}/{name}`).
+//! `ai-rulez://{kind}/{domain}/{name}`). Each carries the media type of its file, so a client
+//! can render Markdown as Markdown and hand TOML to a TOML reader.
 
 use rmcp::model::{
     ListResourceTemplatesResult, ListResourcesResult, Resource, ResourceContents, ResourceTemplate,
@@ -13,10 +14,12 @@ use crate::project::Project;
 /// The fixed resources.
 #[must_use]
 pub(crate) fn list() -> ListResourcesResult {
-    let config =
-        Resource::new("ai-rulez://config", "config").with_description("The project's config.toml");
+    let config = Resource::new("ai-rulez://config", "config")
+        .with_description("The project's config.toml")
+        .with_mime_type(TOML);
     let catalog = Resource::new("ai-rulez://catalog", "catalog")
-        .with_description("Every rule, context, skill, agent and command as JSON");
+        .with_description("Every rule, context, skill, agent and command as JSON")
+        .with_mime_type(JSON);
     ListResourcesResult::with_all_items(vec![config, catalog])
 }
 
@@ -24,7 +27,8 @@ pub(crate) fn list() -> ListResourcesResult {
 #[must_use]
 pub(crate) fn templates() -> ListResourceTemplatesResult {
     let template = ResourceTemplate::new("ai-rulez://{kind}/{name}", "item")
-        .with_description("One item's file; kind is rule, context, skill, agent or command");
+        .with_description("One item's file; kind is rule, context, skill, agent or command")
+        .with_mime_type(MARKDOWN);
     ListResourceTemplatesResult::with_all_items(vec![template])
 }
 
@@ -43,7 +47,10 @@ pub(crate) fn read(project: &Project, uri: &str) -> Result<Vec<ResourceContents>
             .ok_or_else(|| format!("{} cannot be read", project.config_relative))?;
         // Credentials written into include URLs never leave through a reply.
         let text = crate::redact::mask_url_credentials(&text).into_owned();
-        return Ok(vec![ResourceContents::text(text, uri)]);
+        let media_type = media_type_of(&project.config_relative);
+        return Ok(vec![
+            ResourceContents::text(text, uri).with_mime_type(media_type),
+        ]);
     }
     if rest == "catalog" {
         let items: Vec<serde_json::Value> = project
@@ -62,10 +69,9 @@ pub(crate) fn read(project: &Project, uri: &str) -> Result<Vec<ResourceContents>
                 })
             })
             .collect();
-        return Ok(vec![ResourceContents::text(
-            json!({ "items": items }).to_string(),
-            uri,
-        )]);
+        return Ok(vec![
+            ResourceContents::text(json!({ "items": items }).to_string(), uri).with_mime_type(JSON),
+        ]);
     }
     let parts: Vec<&str> = rest.split('/').collect();
     let (kind, domain, name) = match parts.as_slice() {
@@ -90,5 +96,45 @@ pub(crate) fn read(project: &Project, uri: &str) -> Result<Vec<ResourceContents>
     let text = project
         .text_of(&item.source_path)
         .ok_or_else(|| format!("{} cannot be read", item.source_path))?;
-    Ok(vec![ResourceContents::text(text, uri)])
+    let media_type = media_type_of(&item.source_path);
+    Ok(vec![
+        ResourceContents::text(text, uri).with_mime_type(media_type),
+    ])
+}
+
+/// Markdown, as registered in RFC 7763.
+const MARKDOWN: &str = "text/markdown";
+/// TOML, as registered with IANA in 2024.
+const TOML: &str = "application/toml";
+/// JSON (RFC 8259).
+const JSON: &str = "application/json";
+
+/// The media type of a served file, from its extension (`path` is project-relative, `/`
+/// separated): Markdown, TOML or JSON, else `text/plain` (every file served is text).
+fn media_type_of(path: &str) -> &'static str {
+    let extension = path
+        .rsplit_once('.')
+        .map(|(_, extension)| extension.to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("md" | "markdown") => MARKDOWN,
+        Some("toml") => TOML,
+        Some("json") => JSON,
+        _ => "text/plain",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn media_types_follow_the_extension() {
+        assert_eq!(media_type_of(".ai-rulez/rules/a.md"), MARKDOWN);
+        assert_eq!(media_type_of(".ai-rulez/skills/x/SKILL.MD"), MARKDOWN);
+        assert_eq!(media_type_of(".ai-rulez/config.toml"), TOML);
+        assert_eq!(media_type_of("ai-rulez.toml"), TOML);
+        assert_eq!(media_type_of("data/catalog.json"), JSON);
+        assert_eq!(media_type_of("notes.txt"), "text/plain");
+        assert_eq!(media_type_of("Makefile"), "text/plain");
+    }
 }

@@ -3,8 +3,9 @@
 //! list, and unknown `format`s, and every client pays for `$defs`, titles and unsigned-integer
 //! noise in its context. This module turns a schemars schema into the small common subset.
 //!
-//! The result has no `$schema`, `$defs`, `$ref`, `title` or `format` anywhere and every `type`
-//! is one string. An `Option` field of an input is simply not required. An output field that is
+//! The result has no `$schema`, `$defs`, `$ref`, `title` or `format` anywhere (Ajv in strict
+//! mode refuses the `uint32` formats schemars writes) and every `type` is one string. Input
+//! schemas keep `minimum`, `maximum` and `enum`. An `Option` field of an input is simply not required. An output field that is
 //! always present but may be `null` (an `Option` serialized as `null`) has no `type` at all, so
 //! a validating client accepts both the value and `null`.
 //!
@@ -62,8 +63,10 @@ fn simplify(node: &mut JsonObject, descriptions: Descriptions) -> bool {
     if descriptions == Descriptions::Drop {
         node.remove("description");
     }
-    // schemars marks unsigned integers with `minimum: 0` next to their `format`; both are noise.
-    if node.get("minimum") == Some(&Value::from(0)) {
+    // schemars marks every unsigned integer with `minimum: 0`; in an output schema it only
+    // costs tokens. Input schemas keep their bounds (`#[schemars(range(..))]` on the argument
+    // types), which `super::bounds` enforces on every call.
+    if descriptions == Descriptions::Drop && node.get("minimum") == Some(&Value::from(0)) {
         node.remove("minimum");
     }
     let nullable = take_null_out(node);
@@ -219,7 +222,7 @@ mod tests {
     fn input_schema_is_flat_with_optional_fields_not_required() {
         let inner = serde_json::json!({
             "type": "object",
-            "properties": {"count": {"description": "A number.", "type": "integer"}},
+            "properties": {"count": {"description": "A number.", "type": "integer", "minimum": 0}},
             "required": ["count"]
         });
         assert_eq!(
@@ -229,7 +232,7 @@ mod tests {
                 "properties": {
                     "name": {"description": "Needed.", "type": "string"},
                     "note": {"description": "Optional text.", "type": "string"},
-                    "limit": {"description": "Optional count.", "type": "integer"},
+                    "limit": {"description": "Optional count.", "type": "integer", "minimum": 0},
                     "inner": {
                         "description": "Optional nested value.",
                         "type": "object",

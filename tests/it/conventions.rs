@@ -413,7 +413,10 @@ fn the_mcp_tool_returns_the_same_report_and_refuses_paths_outside_the_project() 
     );
     assert_eq!(same, report);
     let refused = server.fails("discover_conventions", json!({"min_files": 0}));
-    assert_eq!(refused, "min_files must be at least 1 (default 5)");
+    assert_eq!(
+        refused,
+        "Invalid arguments: `min_files` is 0; use at least 1."
+    );
     server.finish();
 }
 

@@ -399,6 +399,8 @@ fn mcp_config_text_is_screened_and_domain_ids_do_not_clash() {
     );
     assert_eq!(reply["result"]["isError"], true);
     assert_eq!(project.read(".ai-rulez/config.toml"), config);
+    project.write(".ai-rulez/domains/one/rules/.gitkeep", "");
+    project.write(".ai-rulez/domains/two/rules/.gitkeep", "");
     let reply = mcp_call(
         &project,
         "create_rule",

@@ -580,6 +580,8 @@ fn the_tool_schemas_use_only_portable_keywords() {
         "description",
         "enum",
         "items",
+        "maximum",
+        "minimum",
         "properties",
         "required",
         "type",

@@ -20,6 +20,7 @@ mod learnings;
 mod lint;
 mod lock;
 mod mcp;
+mod mcp_protocol;
 mod mcp_registry;
 mod memory;
 mod preset_outputs;

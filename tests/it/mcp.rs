@@ -460,7 +460,7 @@ fn a_bad_argument_is_an_error_result_not_a_protocol_error() {
     );
     assert_eq!(
         server.fails("update_config", json!({"rules_mode": "sideways"})),
-        "rules_mode must be `split` or `inline`, not `sideways`"
+        "Invalid arguments: `rules_mode` is `sideways`; use one of split, inline."
     );
     server.finish();
 }
@@ -945,7 +945,7 @@ fn hand_edits_are_seen_by_the_next_call_without_a_restart() {
     );
     fs_err::remove_file(project.path().join(".ai-rulez/rules/fresh.md")).expect("remove");
     let reply = server.ok("list_items", json!({"kind": "rule"}));
-    assert_eq!(reply["count"], 4);
+    assert_eq!(reply["page"]["total"], 4);
     server.finish();
 }
 
@@ -1086,7 +1086,8 @@ fn item_tools_create_read_update_list_and_delete_every_kind() {
         assert_eq!(
             listed,
             json!({"items": [{"name": "note", "domain": "", "path": path, "priority": "high",
-                "title": "note", "description": "A note", "pending": false}], "count": 1})
+                "title": "note", "description": "A note", "pending": false}],
+                "page": {"offset": 0, "total": 1, "next_offset": null}})
         );
         // A stale hash is refused with the current one.
         assert_eq!(
@@ -1128,7 +1129,7 @@ fn item_tools_create_read_update_list_and_delete_every_kind() {
         );
         assert_eq!(
             server.ok("list_items", json!({"kind": singular})),
-            json!({"items": [], "count": 0})
+            json!({"items": [], "page": {"offset": 0, "total": 0, "next_offset": null}})
         );
     }
     // Domain and local items live in their folders.
@@ -1144,7 +1145,7 @@ fn item_tools_create_read_update_list_and_delete_every_kind() {
     );
     assert_eq!(record["path"], ".ai-rulez/local/rules/mine.md");
     let listed = server.ok("list_items", json!({"kind": "rule", "domain": "backend"}));
-    assert_eq!(listed["count"], 1);
+    assert_eq!(listed["page"]["total"], 1);
     assert_eq!(listed["items"][0]["domain"], "backend");
     // Untrusted text is refused with the reason.
     assert_eq!(
@@ -1284,6 +1285,7 @@ fn generate_validate_lock_init_and_version_tools() {
         ".claude/rules/style.md",
         "CLAUDE.md",
     ];
+    let page_of_3 = json!({"offset": 0, "total": 3, "next_offset": null});
     let statuses = |status: &str| -> Value {
         outputs
             .iter()
@@ -1292,12 +1294,12 @@ fn generate_validate_lock_init_and_version_tools() {
     };
     assert_eq!(
         server.ok("generate_outputs", json!({"dry_run": true})),
-        json!({"status": "ok", "changes": statuses("create"), "warnings": []})
+        json!({"status": "ok", "changes": statuses("create"), "warnings": [], "page": page_of_3})
     );
     assert!(!project.exists("CLAUDE.md"));
     assert_eq!(
         server.ok("generate_outputs", json!({"check": true})),
-        json!({"status": "drift", "changes": statuses("missing"), "warnings": []})
+        json!({"status": "drift", "changes": statuses("missing"), "warnings": [], "page": page_of_3})
     );
     assert_eq!(
         server.fails("lock_status", json!({})),
@@ -1305,7 +1307,7 @@ fn generate_validate_lock_init_and_version_tools() {
     );
     assert_eq!(
         server.ok("generate_outputs", json!({})),
-        json!({"status": "ok", "changes": statuses("create"), "warnings": []})
+        json!({"status": "ok", "changes": statuses("create"), "warnings": [], "page": page_of_3})
     );
     assert!(
         project
@@ -1314,11 +1316,12 @@ fn generate_validate_lock_init_and_version_tools() {
     );
     assert_eq!(
         server.ok("generate_outputs", json!({"check": true})),
-        json!({"status": "ok", "changes": statuses("unchanged"), "warnings": []})
+        json!({"status": "ok", "changes": statuses("unchanged"), "warnings": [], "page": page_of_3})
     );
     assert_eq!(
         server.ok("validate_config", json!({})),
-        json!({"valid": true, "errors": [], "warnings": []})
+        json!({"valid": true, "errors": [], "warnings": [],
+               "page": {"offset": 0, "total": 0, "next_offset": null}})
     );
     project.write(
         ".ai-rulez/rules/bad.md",
@@ -1326,7 +1329,8 @@ fn generate_validate_lock_init_and_version_tools() {
     );
     assert_eq!(
         server.ok("validate_config", json!({})),
-        json!({"valid": false, "errors": [".ai-rulez/rules/bad.md:2: AR306 invalid YAML frontmatter at column 11: unclosed bracket '['"], "warnings": []})
+        json!({"valid": false, "errors": [".ai-rulez/rules/bad.md:2: AR306 invalid YAML frontmatter at column 11: unclosed bracket '['"], "warnings": [],
+               "page": {"offset": 0, "total": 1, "next_offset": null}})
     );
     fs_err::remove_file(project.path().join(".ai-rulez/rules/bad.md")).expect("remove");
     project.run(&["lock"]).expect_code(0);
@@ -1383,7 +1387,10 @@ fn generate_validate_lock_init_and_version_tools() {
         "list_items",
         json!({"kind": "rule", "working_directory": "packages/new"}),
     );
-    assert!(reply["count"].as_u64().expect("count") >= 1, "{reply}");
+    assert!(
+        reply["page"]["total"].as_u64().expect("total") >= 1,
+        "{reply}"
+    );
     server.finish();
 }
 
@@ -1407,7 +1414,7 @@ fn resources_serve_config_catalog_and_items() {
     let config = server.request("resources/read", json!({"uri": "ai-rulez://config"}));
     assert_eq!(
         config["result"]["contents"],
-        json!([{"uri": "ai-rulez://config", "mimeType": "text/plain", "text": CONFIG}])
+        json!([{"uri": "ai-rulez://config", "mimeType": "application/toml", "text": CONFIG}])
     );
     let rule = server.request("resources/read", json!({"uri": "ai-rulez://rule/safety"}));
     assert_eq!(

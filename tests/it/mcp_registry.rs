@@ -169,8 +169,11 @@ fn parity_table_comes_from_the_registry_and_the_readme_shows_it() {
 /// (<https://platform.openai.com/docs/guides/function-calling>) and Anthropic `input_schema`
 /// (<https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use>). Keywords
 /// outside this set (`$schema`, `$ref`, `$defs`, `format`, `title`, `oneOf`, `anyOf`, `allOf`,
-/// `default`, numeric bounds) are where one of them has refused or ignored a schema (B43).
-const PORTABLE_KEYWORDS: [&str; 7] = [
+/// `default`, `exclusiveMinimum`) are where one of them has refused or ignored a schema (B43).
+/// `minimum` and `maximum` are in the set on purpose (issue 15): all three document them for
+/// integers, a client that ignores them loses nothing (the server checks the same bounds on
+/// every call), and without them the bounds lived only in descriptions.
+const PORTABLE_KEYWORDS: [&str; 9] = [
     "type",
     "description",
     "properties",
@@ -178,6 +181,8 @@ const PORTABLE_KEYWORDS: [&str; 7] = [
     "items",
     "additionalProperties",
     "enum",
+    "minimum",
+    "maximum",
 ];
 
 /// Every problem B43 names in one schema, and every keyword outside [`PORTABLE_KEYWORDS`], with
@@ -390,7 +395,7 @@ fn enable_toolset_sends_list_changed_and_the_next_list_has_the_new_tools() {
     assert_eq!(reply, json!({"toolsets": ["read", "author"], "added": []}));
     assert_eq!(
         server.fails("enable_toolset", json!({"toolset": "core"})),
-        "unknown toolset `core`; valid toolsets: read, author, admin, learn, memory"
+        "Invalid arguments: `toolset` is `core`; use one of read, author, admin, learn, memory."
     );
     let (status, rest, _) = server.finish();
     assert_eq!(status.code(), Some(0));

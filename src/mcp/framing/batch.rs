@@ -39,6 +39,17 @@ pub(crate) struct Exchange {
     negotiation: watch::Sender<Negotiation>,
     gathering: Mutex<Gathering>,
     unanswered: watch::Sender<u64>,
+    /// Requests forwarded and not yet answered, and which of them the client cancelled.
+    requests: Mutex<Requests>,
+}
+
+/// The ids (as JSON text) of requests in progress, and of those the client cancelled: the
+/// reply to a cancelled request is not sent (MCP: "the receiver ... SHOULD NOT send a
+/// response for the cancelled request").
+#[derive(Default)]
+struct Requests {
+    in_progress: std::collections::HashSet<String>,
+    cancelled: std::collections::HashSet<String>,
 }
 
 #[derive(Default)]
@@ -76,6 +87,7 @@ impl Default for Exchange {
             negotiation: watch::Sender::new(Negotiation::Idle),
             gathering: Mutex::new(Gathering::default()),
             unanswered: watch::Sender::new(0),
+            requests: Mutex::new(Requests::default()),
         }
     }
 }
@@ -83,12 +95,46 @@ impl Default for Exchange {
 impl Exchange {
     /// Counts a line forwarded to the service that is a request (it has a `method` and an `id`),
     /// so its reply is waited for at the end of input.
+    /// A `notifications/cancelled` for a request in progress marks that request cancelled.
     pub(crate) fn forwarded(&self, line: &[u8]) {
-        let is_request = serde_json::from_slice::<Value>(line)
-            .is_ok_and(|message| message.get("method").is_some() && message.get("id").is_some());
-        if is_request {
-            self.unanswered.send_modify(|count| *count += 1);
+        let Ok(message) = serde_json::from_slice::<Value>(line) else {
+            return;
+        };
+        let Ok(mut requests) = self.requests.lock() else {
+            return;
+        };
+        match (message.get("method"), message.get("id")) {
+            (Some(_), Some(id)) => {
+                requests.in_progress.insert(id.to_string());
+                self.unanswered.send_modify(|count| *count += 1);
+            }
+            (Some(method), None) if method == "notifications/cancelled" => {
+                // rmcp sends nothing for a cancelled request, so it is no longer waited for at
+                // the end of input; a reply that still comes is dropped.
+                if let Some(id) = message.pointer("/params/requestId") {
+                    let id = id.to_string();
+                    if requests.in_progress.remove(&id) {
+                        requests.cancelled.insert(id);
+                        self.unanswered
+                            .send_modify(|count| *count = count.saturating_sub(1));
+                    }
+                }
+            }
+            _ => {}
         }
+    }
+
+    /// Whether `reply` answers a request the client cancelled (then it is not sent, and was
+    /// already counted as answered); a reply ends its request's progress either way.
+    fn answers_cancelled(&self, reply: &Value) -> bool {
+        let Some(id) = reply.get("id").filter(|_| reply.get("method").is_none()) else {
+            return false;
+        };
+        let id = id.to_string();
+        self.requests.lock().is_ok_and(|mut requests| {
+            requests.in_progress.remove(&id);
+            requests.cancelled.remove(&id)
+        })
     }
 
     /// Counts a line from the service that answers a request (an `id`, no `method`).
@@ -190,6 +236,9 @@ impl Exchange {
         let Ok(mut reply) = serde_json::from_str::<Value>(&line) else {
             return Some(line);
         };
+        if self.answers_cancelled(&reply) {
+            return None;
+        }
         self.answered(&reply);
         let has_routes = self
             .gathering

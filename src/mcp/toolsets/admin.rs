@@ -3,11 +3,13 @@
 
 use super::super::args::{
     GenerateArgs, InitArgs, NameArgs, Operation, ProfileArgs, ProjectArgs, UpdateConfigArgs,
+    ValidateArgs,
 };
+use super::super::page::{GeneratePage, ValidationPage};
 use super::super::registry::{Answer, Handler, Hints, Pairing, Reply, ToolSpec, Toolset};
 use crate::authoring;
 use crate::settings::{self, ConfigChanges, ConfigView, NameList};
-use crate::summary::{self, GenerateReport, LockReport, ValidationReport, VersionInfo};
+use crate::summary::{self, LockReport, VersionInfo};
 use crate::write::Mode;
 
 /// Why the settings tools have no CLI command.
@@ -190,7 +192,7 @@ fn generate_outputs() -> ToolSpec {
         hints: Hints::REPLACE,
         toolset: Toolset::Admin,
         pairing: Pairing::Command("generate"),
-        handler: Handler::new(|server, args: GenerateArgs| -> Reply<GenerateReport> {
+        handler: Handler::new(|server, args: GenerateArgs| -> Reply<GeneratePage> {
             let start = server.project_folder(args.working_directory.as_deref())?;
             let mode = if args.check.unwrap_or(false) {
                 Mode::Check
@@ -200,7 +202,7 @@ fn generate_outputs() -> ToolSpec {
                 Mode::Write
             };
             let report = summary::generate(&start, args.profile.as_deref(), mode)?;
-            Ok(Answer::data(report))
+            Ok(Answer::data(GeneratePage::of(report, args.offset, args.limit)))
         }),
     }
 }
@@ -213,9 +215,10 @@ fn validate_config() -> ToolSpec {
         hints: Hints::READ,
         toolset: Toolset::Admin,
         pairing: Pairing::Command("validate"),
-        handler: Handler::new(|server, args: ProjectArgs| -> Reply<ValidationReport> {
+        handler: Handler::new(|server, args: ValidateArgs| -> Reply<ValidationPage> {
             let start = server.project_folder(args.working_directory.as_deref())?;
-            Ok(Answer::data(summary::validation(&start)?))
+            let report = summary::validation(&start)?;
+            Ok(Answer::data(ValidationPage::of(report, args.offset, args.limit)))
         }),
     }
 }

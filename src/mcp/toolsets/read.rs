@@ -2,9 +2,9 @@
 //! to edit, a topic search, everything that applies to a path, and any item's file.
 
 use super::super::args::{
-    GetContextArgs, GetRulesArgs, ItemList, ListItemsArgs, ProjectArgs, ReadItemArgs,
-    SearchRulesArgs,
+    GetContextArgs, GetRulesArgs, ListItemsArgs, ProjectArgs, ReadItemArgs, SearchRulesArgs,
 };
+use super::super::page::{self, ItemList};
 use super::super::registry::{
     Answer, Handler, Hints, Pairing, Reply, ToolError, ToolSpec, Toolset,
 };
@@ -154,10 +154,8 @@ fn list_items() -> ToolSpec {
             server.read(args.working_directory.as_deref(), None, |catalog, _| {
                 let domain = args.domain.as_deref();
                 let items = authoring::list_items(&catalog.project, args.kind.into(), domain);
-                Ok(Answer::data(ItemList {
-                    count: items.len(),
-                    items,
-                }))
+                let (items, page) = page::cut(items, args.offset, args.limit);
+                Ok(Answer::data(ItemList { items, page }))
             })
         }),
     }
