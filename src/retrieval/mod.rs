@@ -225,8 +225,9 @@ pub struct Catalog {
     /// `get_rules`); the view holds one item per kind and id.
     entry_by_id: OnceLock<HashMap<(Kind, String), usize>>,
     /// BM25 index over `rules` (positions are indexes into `rules`), for `search_rules` and the
-    /// learning loop's look-ups.
-    index: Index,
+    /// learning loop's look-ups; built on first use, so a server that only answers `get_rules`
+    /// (which ranks with `relevance`) never builds it.
+    index: OnceLock<Index>,
     /// BM25F index over `knowledge` (positions are indexes into `knowledge`), for `get_rules`.
     relevance: relevance::RelevanceIndex,
     /// Load errors (`file:line: message`): those files are left out of every reply.
@@ -314,13 +315,6 @@ impl Catalog {
                 by_prefix.entry(prefix).or_default().push(number);
             }
         }
-        let index = {
-            let items: Vec<&Item> = rules
-                .iter()
-                .map(|position| &project.tree.items[*position])
-                .collect();
-            Index::build(&items)
-        };
         let relevance = {
             let items: Vec<&Item> = knowledge
                 .iter()
@@ -338,7 +332,7 @@ impl Catalog {
             glob_sets,
             by_prefix,
             entry_by_id: OnceLock::new(),
-            index,
+            index: OnceLock::new(),
             problems,
             rule_lines: std::iter::repeat_with(OnceLock::new)
                 .take(project_items)
@@ -381,6 +375,18 @@ impl Catalog {
         Some(self)
     }
 
+    /// The BM25 index over the rules (positions are indexes into `rules`), built on first use.
+    pub(crate) fn search_index(&self) -> &Index {
+        self.index.get_or_init(|| {
+            let items: Vec<&Item> = self
+                .rules
+                .iter()
+                .map(|position| &self.project.tree.items[*position])
+                .collect();
+            Index::build(&items)
+        })
+    }
+
     /// Positions in `project.tree.items` of the active rules of the default view that pass
     /// `keep` and hold at least `least` of `terms` (stemmed search terms) in their title,
     /// triggers, description or body, in priority order. Checking `keep` first and the index
@@ -394,7 +400,7 @@ impl Catalog {
     ) -> Vec<usize> {
         (0..self.rules.len())
             .filter(|number| keep(self.rule(*number)))
-            .filter(|number| self.index.terms_held(terms, *number) >= least)
+            .filter(|number| self.search_index().terms_held(terms, *number) >= least)
             .map(|number| self.rules[number])
             .collect()
     }

@@ -84,6 +84,30 @@ fn stemmer() -> &'static Stemmer {
     STEMMER.get_or_init(|| Stemmer::create(Algorithm::English))
 }
 
+/// Most distinct words whose stems one thread remembers; past it the memory starts again.
+const MAX_REMEMBERED_STEMS: usize = 100_000;
+
+/// The English stem of `word` (lower case). A project's items repeat a few thousand words, and
+/// stemming was the costliest step of indexing them, so each thread remembers the stems it made.
+fn stem(word: &str) -> String {
+    thread_local! {
+        static STEMS: std::cell::RefCell<HashMap<String, String>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
+    STEMS.with(|stems| {
+        let mut stems = stems.borrow_mut();
+        if let Some(stem) = stems.get(word) {
+            return stem.clone();
+        }
+        let stem = stemmer().stem(word).into_owned();
+        if stems.len() >= MAX_REMEMBERED_STEMS {
+            stems.clear();
+        }
+        stems.insert(word.to_owned(), stem.clone());
+        stem
+    })
+}
+
 /// The words of one identifier-like token (`resolve_type_path`, `toLocaleString`, `HTTP2Client`):
 /// split on `_` and on a lower-case letter or digit followed by an upper-case one.
 fn identifier_parts(token: &str) -> Vec<&str> {
@@ -125,7 +149,7 @@ fn for_each_term(text: &str, mut visit: impl FnMut(&str, bool, &str)) {
             if is_stopword(&word) {
                 continue;
             }
-            let stem = stemmer().stem(&word).into_owned();
+            let stem = stem(&word);
             visit(&stem, false, &word);
             if let Some(before) = &previous {
                 joined.clear();

@@ -42,7 +42,7 @@ pub fn search_rules(
     };
     let mut used = 0;
     for (number, _) in catalog
-        .index
+        .search_index()
         .rank(query)
         .into_iter()
         .take(limit.clamp(1, 50))
