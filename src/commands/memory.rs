@@ -114,20 +114,7 @@ fn project_path(
     if path == crate::memory::node::PROJECT_NODE {
         return Ok(String::new());
     }
-    let absolute = if Path::new(path).is_absolute() {
-        std::path::PathBuf::from(path)
-    } else {
-        fs_err::canonicalize(&global.start)?.join(path)
-    };
-    let absolute = camino::Utf8PathBuf::from_path_buf(absolute)
-        .map_err(|path| anyhow::anyhow!("`{}` is not a UTF-8 path", path.display()))?;
-    crate::retrieval::project_relative(&project.root, absolute.as_str()).ok_or_else(|| {
-        anyhow::anyhow!(
-            "`{path}` is outside project `{}` ({})",
-            project.config.name,
-            project.root.display()
-        )
-    })
+    super::project_path(global, project, Path::new(path))
 }
 
 /// The memory text from `--content`, or from `--file` (`-`: standard input).

@@ -161,7 +161,7 @@ fn tracked_warning(project: &Project, log: &str) -> Option<String> {
     match crate::git::is_ignored(&project.root, log) {
         Ok(true) => None,
         _ => Some(format!(
-            "git does not ignore {log}, which describes this machine only; set `gitignore = true` in the config and run `ai-rulez generate` (the managed .gitignore block lists /.ai-rulez/local/), or add its folder to .gitignore yourself"
+            "git does not ignore {log}, which describes this machine only; a rule in a .gitignore overrides the `*` of .ai-rulez/local/.gitignore, so remove that rule"
         )),
     }
 }

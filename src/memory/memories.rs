@@ -6,10 +6,9 @@
 //! `.ai-rulez/memories/.trash/`, from where they can be restored.
 
 use super::node::{self, MemoryId, NodeError, NodePath, TRASH_FOLDER};
-use super::record::{
-    MAX_MEMORY_FILE_BYTES, check_content, check_title, parse_record, render, today,
-};
+use super::record::{MAX_MEMORY_FILE_BYTES, check_content, check_title, parse_record, render};
 pub(crate) use super::record::{MemoryRecord, Source};
+use super::today;
 use crate::confined_fs::{EntryKind, ProjectDir};
 use crate::error::Error;
 use crate::project::Project;

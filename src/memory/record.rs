@@ -130,11 +130,6 @@ pub(super) fn render(
     )
 }
 
-/// Today as `YYYY-MM-DD` (fixed by `SOURCE_DATE_EPOCH` when set).
-pub(super) fn today() -> String {
-    crate::learning::day::format(crate::learning::day::today())
-}
-
 /// Checks a title: one line, 1 to 120 characters, passing the screening of untrusted text.
 pub(super) fn check_title(title: &str) -> Result<String> {
     let title = title.trim();
