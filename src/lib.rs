@@ -27,6 +27,7 @@ pub(crate) mod git;
 pub(crate) mod gitignore;
 pub(crate) mod hash;
 pub(crate) mod init;
+pub(crate) mod instruction_files;
 pub(crate) mod learning;
 pub(crate) mod limits;
 pub(crate) mod lint;

@@ -54,6 +54,67 @@ pub(crate) struct GetContextArgs {
     pub(crate) working_directory: Option<String>,
 }
 
+/// `find_context` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FindContextArgs {
+    /// A file (absolute, or relative to the project root): the instruction files of the folders
+    /// enclosing it, nearest first, and the rules whose globs match it. Not with scope.
+    pub(crate) path: Option<String>,
+    /// A scope folder relative to the project root (`.` for the root): every instruction file,
+    /// rule and agent of that folder. Not with path.
+    pub(crate) scope: Option<String>,
+    /// With scope: also the scopes below it (default false).
+    pub(crate) recursive: Option<bool>,
+    /// Words about the task: results are ranked by them, and files matching none are left out.
+    pub(crate) task: Option<String>,
+    /// Only this kind.
+    pub(crate) kind: Option<ContextFileKind>,
+    /// Most results (default 10).
+    #[schemars(range(min = 1, max = 50))]
+    pub(crate) limit: Option<u32>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
+/// The kind of an instruction file, as `find_context` takes it.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ContextFileKind {
+    // Variants carry no doc comments: with them the schema would become a `oneOf` of constants
+    // instead of one string `enum`.
+    Instruction,
+    Rule,
+    Agent,
+}
+
+impl From<ContextFileKind> for crate::instruction_files::FileKind {
+    fn from(kind: ContextFileKind) -> Self {
+        match kind {
+            ContextFileKind::Instruction => Self::Instruction,
+            ContextFileKind::Rule => Self::Rule,
+            ContextFileKind::Agent => Self::Agent,
+        }
+    }
+}
+
+/// `load_context` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LoadContextArgs {
+    /// The file's `context://` URI, as `find_context` gives it. Or give scope and name.
+    pub(crate) uri: Option<String>,
+    /// The file's scope folder (`.` for the root), with name.
+    pub(crate) scope: Option<String>,
+    /// The file's name in its scope (`AGENTS.md`, a rule's name, or its path within the scope).
+    pub(crate) name: Option<String>,
+    /// Most bytes of text returned (default 65536); a longer file is cut at a line end.
+    #[schemars(range(min = 256, max = 1_048_576))]
+    pub(crate) budget_bytes: Option<u32>,
+    /// Folder to find the project from; default: where the server started.
+    pub(crate) working_directory: Option<String>,
+}
+
 /// The kind of an item, as tools name it.
 #[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]

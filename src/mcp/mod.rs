@@ -509,6 +509,9 @@ impl ServerHandler for Server {
     ) -> std::result::Result<ReadResourceResponse, ErrorData> {
         let contents = self
             .read(None, None, |catalog, _| {
+                if request.uri.starts_with("context://") {
+                    return resources::read_context(catalog, &request.uri).map_err(ToolError);
+                }
                 resources::read(&catalog.project, &request.uri).map_err(ToolError)
             })
             .map_err(|error| ErrorData::invalid_params(error.0, None))?;

@@ -29,11 +29,13 @@ pub enum Toolset {
     Learn,
     /// Team memory for a path: memories, learnings, refresh requests, activity, navigation.
     Memory,
+    /// The instruction files the repository already has: finding and reading them.
+    Context,
 }
 
 /// Every toolset: what it is called and what it is for, in listing order. A new toolset is an
 /// enum variant, one row here, and one module under `toolsets/`.
-pub const TOOLSETS: [(Toolset, &str, &str); 6] = [
+pub const TOOLSETS: [(Toolset, &str, &str); 7] = [
     (
         Toolset::Core,
         "core",
@@ -63,6 +65,11 @@ pub const TOOLSETS: [(Toolset, &str, &str); 6] = [
         Toolset::Memory,
         "memory",
         "team memory for a path: memories, learnings checked against the code, refresh requests, activity, navigation",
+    ),
+    (
+        Toolset::Context,
+        "context",
+        "instruction files the repository already has (nested AGENTS.md, CLAUDE.md, .claude/rules, .cursor/rules, .github/instructions): find and read them",
     ),
 ];
 

@@ -29,7 +29,33 @@ pub(crate) fn templates() -> ListResourceTemplatesResult {
     let template = ResourceTemplate::new("ai-rulez://{kind}/{name}", "item")
         .with_description("One item's file; kind is rule, context, skill, agent or command")
         .with_mime_type(MARKDOWN);
-    ListResourceTemplatesResult::with_all_items(vec![template])
+    let context = ResourceTemplate::new("context://{scope}/{path}", "instruction file")
+        .with_description("An instruction file the repository already has (nested AGENTS.md, CLAUDE.md, .claude/rules, .cursor/rules, .github/instructions), by the URI find_context gives; scope is its folder, `.` for the root")
+        .with_mime_type(MARKDOWN);
+    ListResourceTemplatesResult::with_all_items(vec![template, context])
+}
+
+/// Reads a `context://` resource: the whole current text of the instruction file the index
+/// knows by that URI (the URI only selects an index entry; it is never opened as a path).
+///
+/// Errors: as [`crate::instruction_files::load_context`].
+pub(crate) fn read_context(
+    catalog: &crate::retrieval::Catalog,
+    uri: &str,
+) -> Result<Vec<ResourceContents>, String> {
+    let index = catalog.instruction_index();
+    let budget = usize::try_from(crate::instruction_files::MAX_FILE_BYTES).unwrap_or(usize::MAX);
+    let loaded = crate::instruction_files::load_context(
+        &index,
+        &catalog.project.dir,
+        Some(uri),
+        None,
+        budget,
+    )?;
+    let media_type = media_type_of(&loaded.path);
+    Ok(vec![
+        ResourceContents::text(loaded.text, uri).with_mime_type(media_type),
+    ])
 }
 
 /// Reads a resource.

@@ -2,10 +2,10 @@
 //! first, including instruction files the repository already has.
 
 use super::{
-    Catalog, DEFAULT_MAX_TOKENS, HashSet, Index, Item, Kind, Provenance, Serialize, applies_to,
-    banner_provenance, estimate_tokens, is_folder, problems_text,
+    Catalog, DEFAULT_MAX_TOKENS, HashSet, Index, Item, Kind, Serialize, applies_to,
+    estimate_tokens, is_folder, problems_text,
 };
-use crate::confined_fs::{EntryKind, ProjectDir};
+use crate::instruction_files::{FileKind, below_scope};
 
 /// One thing that applies to a path, with why.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -129,7 +129,7 @@ pub fn get_context_with(
             text: item.description.clone().unwrap_or_default(),
         });
     }
-    entries.extend(instruction_files(&project.dir, path));
+    entries.extend(instruction_files(catalog, path, folder));
     // Like get_rules, the reply stays below what clients accept: texts that no longer fit are
     // emptied (the entry and why it applies stay listed) and named in `cut`.
     let mut used = 0;
@@ -183,108 +183,72 @@ fn memory_entries(
         .collect()
 }
 
-/// Hand-written instruction files the repository already has that apply to `path`: AGENTS.md and
-/// CLAUDE.md in the path's folder and each parent up to the root (nearest first), then
-/// `.cursor/rules/*.mdc` and `.claude/rules/*.md` whose globs match. Files ai-rulez generated are
-/// skipped: their content is already listed above.
-/// Largest instruction file read, in bytes (8 MiB).
-const MAX_INSTRUCTION_BYTES: u64 = 8 * 1024 * 1024;
-
-fn instruction_files(dir: &ProjectDir, path: &str) -> Vec<ContextEntry> {
-    let mut entries = Vec::new();
-    let mut folders: Vec<String> = Vec::new();
-    let is_dir = is_folder(dir, path);
-    let mut current: Option<&str> = if is_dir {
-        Some(path)
-    } else {
-        path.rsplit_once('/').map(|(folder, _)| folder)
-    };
-    while let Some(folder) = current {
-        if !folder.is_empty() {
-            folders.push(folder.to_owned());
-        }
-        current = folder.rsplit_once('/').map(|(parent, _)| parent);
-    }
-    folders.push(String::new());
-    for folder in folders {
-        for name in ["AGENTS.md", "CLAUDE.md"] {
-            let relative = if folder.is_empty() {
-                name.to_owned()
-            } else {
-                format!("{folder}/{name}")
-            };
-            let Ok(Some((bytes, _))) = dir.read(&relative, MAX_INSTRUCTION_BYTES) else {
-                continue;
-            };
-            if banner_provenance(&bytes) != Provenance::NoBanner {
-                continue;
+/// Hand-written instruction files the repository already has that apply to `path` (a file, or
+/// with `folder` a folder), from the catalog's index of them ([`crate::instruction_files`]):
+/// nearest scope first; whole-scope files (`AGENTS.md`, `CLAUDE.md`, ...) of every enclosing
+/// folder, then, per scope, the rules whose globs match (for a folder: the rules without globs)
+/// and the agents. Files ai-rulez generated are not indexed: their content is already listed
+/// above.
+fn instruction_files(catalog: &Catalog, path: &str, folder: bool) -> Vec<ContextEntry> {
+    let index = catalog.instruction_index();
+    let mut found: Vec<&crate::instruction_files::InstructionFile> = index
+        .files
+        .iter()
+        .filter(|file| file.kind != FileKind::Command)
+        .filter(|file| {
+            if !folder {
+                return file.applies_to(path);
             }
-            let place = if folder.is_empty() {
+            let inside = file.scope == "."
+                || path.trim_end_matches('/') == file.scope
+                || below_scope(&file.scope, path).is_some();
+            inside && (file.kind != FileKind::Rule || file.globs.is_empty())
+        })
+        .collect();
+    // Nearest scope first; within a scope whole-scope files, rules, then agents, by path.
+    found.sort_by_key(|file| {
+        let depth = file.scope.matches('/').count() + usize::from(file.scope != ".");
+        (std::cmp::Reverse(depth), file.kind, file.path.as_str())
+    });
+    found
+        .into_iter()
+        .map(|file| {
+            let place = if file.scope == "." {
                 "the project root".to_owned()
             } else {
-                format!("`{folder}/`")
+                format!("`{}/`", file.scope)
             };
-            entries.push(ContextEntry {
-                kind: "instructions".to_owned(),
-                id: relative.clone(),
-                title: name.to_owned(),
-                why: format!("{name} in {place}, an enclosing folder"),
-                text: String::new(),
-            });
-        }
-    }
-    for (folder, extension, key) in [
-        (".cursor/rules", "mdc", "globs"),
-        (".claude/rules", "md", "paths"),
-    ] {
-        let Ok(Some(listing)) = dir.list(folder) else {
-            continue;
-        };
-        for file in listing {
-            let has_extension = file
-                .name
-                .rsplit_once('.')
-                .is_some_and(|(_, found)| found == extension);
-            if !has_extension || file.kind != EntryKind::File {
-                continue;
-            }
-            let relative = format!("{folder}/{}", file.name);
-            let Ok(Some((bytes, _))) = dir.read(&relative, MAX_INSTRUCTION_BYTES) else {
-                continue;
-            };
-            if banner_provenance(&bytes) != Provenance::NoBanner {
-                continue;
-            }
-            let Ok(document) = crate::frontmatter::parse(&relative, &bytes) else {
-                continue;
-            };
-            let globs = document
-                .values
-                .get(key)
-                .and_then(crate::scope::split_globs)
-                .unwrap_or_default();
-            let applies = if globs.is_empty() {
-                document.values.get("alwaysApply") == Some(&serde_json::Value::Bool(true))
-                    || key == "paths"
-            } else {
-                crate::scope::matcher(&globs).is_some_and(|matcher| matcher.is_match(path))
-            };
-            if applies {
-                entries.push(ContextEntry {
-                    kind: "instructions".to_owned(),
-                    id: relative.clone(),
-                    title: relative.clone(),
-                    why: if globs.is_empty() {
-                        "always applies".to_owned()
+            let why = match file.kind {
+                FileKind::Instruction => format!("{} in {place}, an enclosing folder", file.name),
+                FileKind::Rule if file.globs.is_empty() => format!("applies to all of {place}"),
+                FileKind::Rule => {
+                    let key = match file.source {
+                        "claude" => "paths",
+                        "copilot" => "applyTo",
+                        _ => "globs",
+                    };
+                    let globs = file.globs.join(",");
+                    if file.scope == "." {
+                        format!("`{key}: {globs}` matches")
                     } else {
-                        format!("`{key}: {}` matches", globs.join(","))
-                    },
-                    text: String::new(),
-                });
+                        format!("`{key}: {globs}` matches (relative to {place})")
+                    }
+                }
+                FileKind::Agent | FileKind::Command => format!("an agent defined in {place}"),
+            };
+            ContextEntry {
+                kind: "instructions".to_owned(),
+                id: file.path.clone(),
+                title: if file.kind == FileKind::Instruction {
+                    file.name.clone()
+                } else {
+                    file.path.clone()
+                },
+                why,
+                text: String::new(),
             }
-        }
-    }
-    entries
+        })
+        .collect()
 }
 
 /// Renders a context reply as text (the same for the model and for `explain`).

@@ -23,6 +23,7 @@ mod mcp;
 mod mcp_protocol;
 mod mcp_registry;
 mod memory;
+mod nested_context;
 mod preset_outputs;
 mod review;
 mod robustness;

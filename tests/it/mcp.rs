@@ -285,11 +285,11 @@ pub(crate) fn sorted_listing(dir: &Path) -> Vec<String> {
 // Tool table and protocol
 
 /// `--toolsets` value that serves every toolset.
-pub(crate) const ALL_TOOLSETS: &str = "read,author,admin,learn,memory";
+pub(crate) const ALL_TOOLSETS: &str = "read,author,admin,learn,memory,context";
 
 /// The tools of each toolset in listing order: what `tools/list` must show. A new tool is added
 /// to its toolset's list here.
-pub(crate) const TOOLSETS: [(&str, &[&str]); 6] = [
+pub(crate) const TOOLSETS: [(&str, &[&str]); 7] = [
     ("core", &["enable_toolset"]),
     (
         "read",
@@ -373,6 +373,7 @@ pub(crate) const TOOLSETS: [(&str, &[&str]); 6] = [
             "recent_activity",
         ],
     ),
+    ("context", &["find_context", "load_context"]),
 ];
 
 /// Every tool, with all toolsets served, in listing order.

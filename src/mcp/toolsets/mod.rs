@@ -7,6 +7,7 @@
 
 mod admin;
 mod author;
+mod context;
 mod core;
 mod learn;
 mod learnings;
@@ -15,7 +16,7 @@ mod read;
 
 use super::registry::ToolSpec;
 
-/// Every declared tool, in listing order: core, read, author, admin, learn, memory.
+/// Every declared tool, in listing order: core, read, author, admin, learn, memory, context.
 #[must_use]
 pub(crate) fn all() -> Vec<ToolSpec> {
     let mut tools = core::tools();
@@ -25,5 +26,6 @@ pub(crate) fn all() -> Vec<ToolSpec> {
     tools.extend(learn::tools());
     tools.extend(memory::tools());
     tools.extend(learnings::tools());
+    tools.extend(context::tools());
     tools
 }

@@ -1,0 +1,524 @@
+//! Instruction files the repository already has, outside `.ai-rulez/`: nested `AGENTS.md`,
+//! `CLAUDE.md` and `GEMINI.md`, Claude Code rules (`.claude/rules`, `paths:`) and agents, Cursor
+//! rules (`.cursor/rules`, `globs:`), Copilot instructions (`.github/instructions`, `applyTo:`).
+//! A monorepo keeps much of its knowledge there, so the MCP tools `find_context` and
+//! `load_context`, `get_context` and `explain` serve it beside the `.ai-rulez/` items.
+//!
+//! Each file belongs to a scope: the folder that holds it (or that holds its `.claude`,
+//! `.cursor` or `.github` folder), `.` for the project root. A rule's globs are relative to its
+//! scope, as each assistant reads them: Claude Code anchors `paths:` at the scope (`*.py` is a
+//! file directly there, `**/*.py` any depth), Cursor also matches a bare `*.tsx` at any depth
+//! (<https://docs.cursor.com/context/rules>), Copilot's `applyTo` is a workspace glob
+//! (<https://code.visualstudio.com/docs/copilot/customization/custom-instructions>).
+//!
+//! Only files git would list are indexed (tracked, or untracked and not ignored), through the
+//! `ignore` crate's walk, which reads `.gitignore`, `.git/info/exclude` and never follows a
+//! symlink; files are then read through [`crate::confined_fs`]. Generated copies (files carrying
+//! an ai-rulez banner) are skipped: their sources are served already.
+
+mod query;
+
+pub(crate) use query::{
+    DEFAULT_BUDGET_BYTES, DEFAULT_LIMIT, FindContextReply, FindContextRequest, LoadedContext,
+    context_text, find_context, load_context, loaded_text,
+};
+
+use std::path::Path;
+
+use globset::GlobSet;
+
+use crate::confined_fs::ProjectDir;
+use crate::hash::{Provenance, banner_provenance};
+
+/// Most files the index holds; past that it keeps the shallowest scopes.
+pub(crate) const MAX_INDEXED: usize = 20_000;
+/// Largest instruction, rule or agent file indexed, in bytes (1 MiB).
+pub(crate) const MAX_FILE_BYTES: u64 = 1024 * 1024;
+/// Characters of a description kept.
+const DESCRIPTION_CHARS: usize = 160;
+
+/// What an indexed file is.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum FileKind {
+    /// A whole-scope instruction file (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`,
+    /// `.github/copilot-instructions.md`).
+    Instruction,
+    /// A rule file, possibly narrowed by globs.
+    Rule,
+    /// A subagent definition.
+    Agent,
+    /// A slash command: indexed and counted, never served as context.
+    Command,
+}
+
+impl FileKind {
+    /// The kind's name as tools take and give it.
+    #[must_use]
+    pub(crate) fn noun(self) -> &'static str {
+        match self {
+            Self::Instruction => "instruction",
+            Self::Rule => "rule",
+            Self::Agent => "agent",
+            Self::Command => "command",
+        }
+    }
+}
+
+/// One indexed file.
+#[derive(Debug, Clone)]
+pub(crate) struct InstructionFile {
+    /// Project-relative path, `/`-separated.
+    pub path: String,
+    /// The scope folder, project-relative; `.` for the root.
+    pub scope: String,
+    /// The path below the scope (`AGENTS.md`, `.claude/rules/api.md`).
+    pub within_scope: String,
+    /// Short name: the file name for instruction files, the file stem for rules and agents.
+    pub name: String,
+    /// What it is.
+    pub kind: FileKind,
+    /// Whose format: `agents`, `claude`, `gemini`, `cursor` or `copilot`.
+    pub source: &'static str,
+    /// The frontmatter `description`, else the first heading or line, cut to 160 characters.
+    pub description: String,
+    /// Globs narrowing a rule, relative to the scope, as written; empty when it applies to the
+    /// whole scope.
+    pub globs: Vec<String>,
+    /// `sha256:` and the hex digest of the bytes indexed.
+    pub hash: String,
+    /// The compiled globs (`None` when `globs` is empty or does not compile, in which case the
+    /// rule applies nowhere by path but is still listed for its scope).
+    matcher: Option<GlobSet>,
+    /// Whether `globs` were given but do not compile.
+    broken_globs: bool,
+}
+
+impl InstructionFile {
+    /// The `context://` URI naming this file: `context://<scope>/<path within scope>`.
+    #[must_use]
+    pub(crate) fn uri(&self) -> String {
+        format!("context://{}/{}", self.scope, self.within_scope)
+    }
+
+    /// Whether this file applies to `path` (project-relative, a file): it must lie in the scope,
+    /// and a rule with globs must match the path relative to the scope. Instruction files and
+    /// agents apply to the whole scope.
+    #[must_use]
+    pub(crate) fn applies_to(&self, path: &str) -> bool {
+        let Some(below) = below_scope(&self.scope, path) else {
+            return false;
+        };
+        if self.kind != FileKind::Rule || (self.globs.is_empty() && !self.broken_globs) {
+            return true;
+        }
+        self.matcher
+            .as_ref()
+            .is_some_and(|matcher| matcher.is_match(below))
+    }
+}
+
+/// `path` relative to `scope` when it lies inside it.
+pub(crate) fn below_scope<'a>(scope: &str, path: &'a str) -> Option<&'a str> {
+    if scope == "." {
+        return Some(path);
+    }
+    path.strip_prefix(scope)?.strip_prefix('/')
+}
+
+/// Every indexed file of a project, in scope order (shallowest first, then by path).
+#[derive(Debug, Default)]
+pub(crate) struct InstructionIndex {
+    /// The files, ordered by scope depth, then path.
+    pub files: Vec<InstructionFile>,
+    /// Whether files were left out by [`MAX_INDEXED`].
+    pub truncated: bool,
+    /// Files left out because screening found an error in them: (path, the first error as
+    /// `CODE on line N: message`), in path order.
+    pub withheld: Vec<(String, String)>,
+}
+
+/// Where a candidate file sits: its scope, its path within the scope, kind and source.
+struct Placement {
+    scope: String,
+    within_scope: String,
+    kind: FileKind,
+    source: &'static str,
+    /// The frontmatter key holding its globs, for rules.
+    globs_key: Option<&'static str>,
+}
+
+/// Recognises an instruction file from its project-relative path; `None` for anything else.
+fn placement(path: &str) -> Option<Placement> {
+    let (folder, file) = path.rsplit_once('/').unwrap_or(("", path));
+    let scope_of = |folder: &str| {
+        if folder.is_empty() {
+            ".".to_owned()
+        } else {
+            folder.to_owned()
+        }
+    };
+    let whole = |source: &'static str| {
+        Some(Placement {
+            scope: scope_of(folder),
+            within_scope: file.to_owned(),
+            kind: FileKind::Instruction,
+            source,
+            globs_key: None,
+        })
+    };
+    match file {
+        "AGENTS.md" => return whole("agents"),
+        "CLAUDE.md" if !folder.ends_with(".claude") && folder != ".claude" => {
+            return whole("claude");
+        }
+        "GEMINI.md" => return whole("gemini"),
+        _ => {}
+    }
+    // Files inside a tool folder: find the folder's last `.claude`, `.cursor` or `.github`
+    // component; what precedes it is the scope.
+    let components: Vec<&str> = path.split('/').collect();
+    let marker = components
+        .iter()
+        .rposition(|part| matches!(*part, ".claude" | ".cursor" | ".github"))?;
+    let scope = scope_of(&components[..marker].join("/"));
+    let within_scope = components[marker..].join("/");
+    let inside: Vec<&str> = components[marker + 1..].to_vec();
+    let (kind, source, globs_key) = match (components[marker], inside.as_slice()) {
+        (".claude", ["CLAUDE.md"]) => (FileKind::Instruction, "claude", None),
+        (".claude", ["rules", .., name]) if has_extension(name, "md") => {
+            (FileKind::Rule, "claude", Some("paths"))
+        }
+        (".claude", ["agents", .., name]) if has_extension(name, "md") => {
+            (FileKind::Agent, "claude", None)
+        }
+        (".claude", ["commands", .., name]) if has_extension(name, "md") => {
+            (FileKind::Command, "claude", None)
+        }
+        (".cursor", ["rules", .., name]) if has_extension(name, "mdc") || has_extension(name, "md") => {
+            (FileKind::Rule, "cursor", Some("globs"))
+        }
+        (".github", ["copilot-instructions.md"]) => (FileKind::Instruction, "copilot", None),
+        (".github", ["instructions", .., name]) if name.strip_suffix(".md").is_some_and(|stem| has_extension(stem, "instructions")) => {
+            (FileKind::Rule, "copilot", Some("applyTo"))
+        }
+        (".github", ["agents", .., name]) if name.strip_suffix(".md").is_some_and(|stem| has_extension(stem, "agent")) => {
+            (FileKind::Agent, "copilot", None)
+        }
+        _ => return None,
+    };
+    Some(Placement {
+        scope,
+        within_scope,
+        kind,
+        source,
+        globs_key,
+    })
+}
+
+/// Whether `name` ends in `.extension`, exactly as written: the assistants match these
+/// extensions case-sensitively, so `RULE.MD` is no rule to them either.
+fn has_extension(name: &str, extension: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(_, found)| found == extension)
+}
+
+/// Folders never walked: version control, dependency and build output folders that a
+/// `.gitignore` usually covers but a fresh checkout may not.
+const SKIPPED_FOLDERS: [&str; 4] = [".git", "node_modules", ".ai-rulez", "target"];
+
+/// Builds the index of the project at `dir`'s root.
+///
+/// Input: the project directory; `config_dir_relative` is the folder holding ai-rulez's own
+/// config (its files are sources, not instruction files, and are never indexed). Output: the
+/// index, shallowest scopes first. A file that cannot be read (vanished, over [`MAX_FILE_BYTES`],
+/// not UTF-8, bad frontmatter, behind a symlink) is left out; a file whose screening finds an
+/// error is left out and named in `withheld`. Never fails.
+#[must_use]
+pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionIndex {
+    let candidates = candidates(dir.root(), config_dir_relative);
+    let truncated = candidates.len() > MAX_INDEXED;
+    let mut index = InstructionIndex {
+        files: Vec::new(),
+        truncated,
+        withheld: Vec::new(),
+    };
+    for (path, placement) in candidates.into_iter().take(MAX_INDEXED) {
+        let Ok(Some((bytes, _))) = dir.read(&path, MAX_FILE_BYTES) else {
+            continue;
+        };
+        if banner_provenance(&bytes) != Provenance::NoBanner {
+            continue;
+        }
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
+        if let Some(error) = first_screening_error(text) {
+            index.withheld.push((path, error));
+            continue;
+        }
+        if let Some(file) = indexed_file(path, placement, &bytes) {
+            index.files.push(file);
+        }
+    }
+    index.withheld.sort();
+    index
+}
+
+/// The first error-severity finding of the shared screening in `text`, as `CODE on line N:
+/// message`.
+pub(crate) fn first_screening_error(text: &str) -> Option<String> {
+    crate::lint::screen::screen(text, crate::lint::screen::ScreenKind::Context)
+        .into_iter()
+        .find(|finding| finding.severity == crate::lint::Severity::Error)
+        .map(|finding| match finding.line {
+            Some(line) => format!("{} on line {line}: {}", finding.code, finding.message),
+            None => format!("{}: {}", finding.code, finding.message),
+        })
+}
+
+/// Every candidate path under `root` with its placement, ordered by scope depth, then path.
+fn candidates(root: &Path, config_dir_relative: &str) -> Vec<(String, Placement)> {
+    let config_dir = root.join(config_dir_relative);
+    let skip_config_dir = !config_dir_relative.is_empty();
+    let walk = ignore::WalkBuilder::new(root)
+        .hidden(false)
+        .parents(false)
+        .git_global(false)
+        .require_git(false)
+        .follow_links(false)
+        .sort_by_file_name(std::cmp::Ord::cmp)
+        .filter_entry(move |entry| {
+            if entry.depth() == 0 {
+                return true;
+            }
+            let is_folder = entry.file_type().is_some_and(|kind| kind.is_dir());
+            if !is_folder {
+                return true;
+            }
+            let name = entry.file_name().to_string_lossy();
+            !(SKIPPED_FOLDERS.contains(&name.as_ref())
+                || (skip_config_dir && entry.path() == config_dir))
+        })
+        .build();
+    let mut found: Vec<(String, Placement)> = walk
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_some_and(|kind| kind.is_file()))
+        .filter_map(|entry| {
+            let relative = entry.path().strip_prefix(root).ok()?.to_str()?;
+            let relative = relative.replace('\\', "/");
+            let placement = placement(&relative)?;
+            Some((relative, placement))
+        })
+        .collect();
+    found.sort_by(|(left_path, left), (right_path, right)| {
+        depth(&left.scope)
+            .cmp(&depth(&right.scope))
+            .then_with(|| left_path.cmp(right_path))
+    });
+    found
+}
+
+/// Folder depth of a scope (`.` is 0, `a/b` is 2).
+fn depth(scope: &str) -> usize {
+    if scope == "." {
+        0
+    } else {
+        scope.split('/').count()
+    }
+}
+
+/// The index entry for a file read as `bytes`; `None` when its frontmatter cannot be read.
+fn indexed_file(path: String, placement: Placement, bytes: &[u8]) -> Option<InstructionFile> {
+    let document = crate::frontmatter::parse(&path, bytes).ok()?;
+    let always = document.values.get("alwaysApply") == Some(&serde_json::Value::Bool(true));
+    let globs = match placement.globs_key {
+        Some(key) if !always => document
+            .values
+            .get(key)
+            .and_then(crate::scope::split_globs)
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let (matcher, broken_globs) = compile_scope_globs(&globs, placement.source);
+    let file_name = path.rsplit('/').next().unwrap_or(&path);
+    let name = match placement.kind {
+        FileKind::Instruction => file_name.to_owned(),
+        _ => file_name
+            .trim_end_matches(".instructions.md")
+            .trim_end_matches(".agent.md")
+            .trim_end_matches(".mdc")
+            .trim_end_matches(".md")
+            .to_owned(),
+    };
+    let description = document
+        .values
+        .get("description")
+        .and_then(serde_json::Value::as_str)
+        .map_or_else(|| first_line(&document.body), str::to_owned);
+    Some(InstructionFile {
+        hash: crate::hash::sha256_tagged(bytes),
+        path,
+        scope: placement.scope,
+        within_scope: placement.within_scope,
+        name,
+        kind: placement.kind,
+        source: placement.source,
+        description: cut(&description),
+        globs,
+        matcher,
+        broken_globs,
+    })
+}
+
+/// Compiles a rule's globs as its assistant reads them, relative to the scope: Claude Code
+/// anchors a pattern without `/` at the scope folder; Cursor and Copilot match it at any depth.
+/// Returns the matcher (`None` for no globs) and whether the globs failed to compile.
+fn compile_scope_globs(globs: &[String], source: &str) -> (Option<GlobSet>, bool) {
+    if globs.is_empty() {
+        return (None, false);
+    }
+    let patterns: Vec<String> = globs
+        .iter()
+        .map(|glob| {
+            let glob = glob.trim_start_matches("./");
+            if source == "claude" && !glob.contains('/') {
+                format!("/{glob}")
+            } else {
+                glob.to_owned()
+            }
+        })
+        .collect();
+    match crate::scope::compile(&patterns) {
+        Ok(matcher) => (Some(matcher), false),
+        Err(_) => (None, true),
+    }
+}
+
+/// The first heading's text, else the first non-empty line of `body`.
+fn first_line(body: &str) -> String {
+    body.lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty() && *line != "---")
+        .map(|line| line.trim_start_matches('#').trim().to_owned())
+        .unwrap_or_default()
+}
+
+/// `text` on one line, cut to [`DESCRIPTION_CHARS`] characters with an ellipsis.
+fn cut(text: &str) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= DESCRIPTION_CHARS {
+        return text;
+    }
+    let mut cut: String = text.chars().take(DESCRIPTION_CHARS - 1).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placements_name_scope_kind_and_source() {
+        let cases = [
+            (
+                "AGENTS.md",
+                ".",
+                "AGENTS.md",
+                FileKind::Instruction,
+                "agents",
+            ),
+            (
+                "pkg/api/CLAUDE.md",
+                "pkg/api",
+                "CLAUDE.md",
+                FileKind::Instruction,
+                "claude",
+            ),
+            (
+                "pkg/api/.claude/rules/handlers.md",
+                "pkg/api",
+                ".claude/rules/handlers.md",
+                FileKind::Rule,
+                "claude",
+            ),
+            (
+                ".claude/CLAUDE.md",
+                ".",
+                ".claude/CLAUDE.md",
+                FileKind::Instruction,
+                "claude",
+            ),
+            (
+                "web/.cursor/rules/ui/react.mdc",
+                "web",
+                ".cursor/rules/ui/react.mdc",
+                FileKind::Rule,
+                "cursor",
+            ),
+            (
+                ".github/instructions/go.instructions.md",
+                ".",
+                ".github/instructions/go.instructions.md",
+                FileKind::Rule,
+                "copilot",
+            ),
+            (
+                "svc/.claude/agents/reviewer.md",
+                "svc",
+                ".claude/agents/reviewer.md",
+                FileKind::Agent,
+                "claude",
+            ),
+            (
+                "svc/.claude/commands/ship.md",
+                "svc",
+                ".claude/commands/ship.md",
+                FileKind::Command,
+                "claude",
+            ),
+        ];
+        for (path, scope, within, kind, source) in cases {
+            let found = placement(path).unwrap_or_else(|| panic!("{path} is recognised"));
+            assert_eq!(
+                (
+                    found.scope.as_str(),
+                    found.within_scope.as_str(),
+                    found.kind,
+                    found.source
+                ),
+                (scope, within, kind, source),
+                "{path}"
+            );
+        }
+        for path in [
+            "README.md",
+            "docs/.claude/settings.json",
+            ".github/workflows/ci.yml",
+            ".cursor/rules/x.txt",
+        ] {
+            assert!(
+                placement(path).is_none(),
+                "{path} is not an instruction file"
+            );
+        }
+    }
+
+    #[test]
+    fn claude_paths_are_anchored_at_the_scope_and_cursor_globs_are_not() {
+        let (claude, _) = compile_scope_globs(&["*.py".to_owned()], "claude");
+        let claude = claude.expect("compiles");
+        assert!(claude.is_match("main.py"));
+        assert!(!claude.is_match("lib/main.py"));
+        let (cursor, _) = compile_scope_globs(&["*.tsx".to_owned()], "cursor");
+        let cursor = cursor.expect("compiles");
+        assert!(cursor.is_match("app.tsx"));
+        assert!(cursor.is_match("src/ui/app.tsx"));
+        let (deep, _) = compile_scope_globs(&["handlers/**".to_owned()], "claude");
+        let deep = deep.expect("compiles");
+        assert!(deep.is_match("handlers/user.go"));
+        assert!(!deep.is_match("other/handlers/user.go"));
+    }
+}

@@ -1,0 +1,107 @@
+//! The `context` toolset: the instruction files a repository already has outside `.ai-rulez/`
+//! (nested `AGENTS.md`, `CLAUDE.md`, tool rule folders), found by path, scope or task and read
+//! within a byte budget. A monorepo keeps much of its knowledge there.
+
+use super::super::args::{FindContextArgs, LoadContextArgs};
+use super::super::registry::{
+    Answer, Handler, Hints, Pairing, Reply, ToolError, ToolSpec, Toolset,
+};
+use crate::instruction_files::{self, FindContextReply, FindContextRequest, LoadedContext};
+use crate::retrieval;
+
+/// The toolset's tools, in listing order.
+pub(super) fn tools() -> Vec<ToolSpec> {
+    vec![find_context(), load_context()]
+}
+
+fn find_context() -> ToolSpec {
+    ToolSpec {
+        name: "find_context".into(),
+        title: "Find the repository's instruction files".into(),
+        description: "Finds instruction files the repository already has outside .ai-rulez/ (nested AGENTS.md, CLAUDE.md, GEMINI.md, .claude/rules, .cursor/rules, .github/instructions, agents), each in the scope of the folder holding it. With path: the files of the folders enclosing it, nearest first, and only the rules whose globs (relative to their scope) match it. With scope: everything in that folder (recursive: and below). Returns summaries with a context:// URI; read one with load_context.".into(),
+        hints: Hints::READ,
+        toolset: Toolset::Context,
+        pairing: Pairing::NoCommand(
+            "people open the repository's AGENTS.md and rule folders; `explain PATH` lists those that apply to a path",
+        ),
+        handler: Handler::new(|server, args: FindContextArgs| -> Reply<FindContextReply> {
+            let hint = args.path.as_deref();
+            server.read(args.working_directory.as_deref(), hint, |catalog, _| {
+                let project = &catalog.project;
+                let path = match &args.path {
+                    Some(path) => Some(
+                        retrieval::project_relative(&project.root, path).ok_or_else(|| {
+                            ToolError(format!(
+                                "`{path}` is outside project `{}`",
+                                project.config.name
+                            ))
+                        })?,
+                    ),
+                    None => None,
+                };
+                let scope = match &args.scope {
+                    Some(scope) if scope.trim_end_matches('/') == "." || scope.is_empty() => {
+                        Some(".".to_owned())
+                    }
+                    Some(scope) => Some(
+                        crate::confined_fs::normalise_relative(scope.trim_end_matches('/'))
+                            .ok_or_else(|| {
+                                ToolError(format!(
+                                    "scope `{scope}` is not a folder inside the project; give it relative to the project root, `.` for the root"
+                                ))
+                            })?,
+                    ),
+                    None => None,
+                };
+                let request = FindContextRequest {
+                    path,
+                    scope,
+                    recursive: args.recursive.unwrap_or(false),
+                    task: args.task.clone(),
+                    kind: args.kind.map(Into::into),
+                    limit: args.limit.map_or(instruction_files::DEFAULT_LIMIT, |limit| limit as usize),
+                };
+                let index = catalog.instruction_index();
+                let reply = instruction_files::find_context(&index, &request).map_err(ToolError)?;
+                Ok(Answer::text(instruction_files::context_text(&reply), reply))
+            })
+        }),
+    }
+}
+
+fn load_context() -> ToolSpec {
+    ToolSpec {
+        name: "load_context".into(),
+        title: "Read an instruction file".into(),
+        description: "Reads one instruction file find_context found, by its context:// URI or by scope and name, as it is on disk now, within budget_bytes (default 65536; a longer file is cut at a line end and says so). Gives its hash and whether it changed since it was indexed. A file whose text the security screening flags is withheld.".into(),
+        hints: Hints::READ,
+        toolset: Toolset::Context,
+        pairing: Pairing::NoCommand("people open the file"),
+        handler: Handler::new(|server, args: LoadContextArgs| -> Reply<LoadedContext> {
+            server.read(args.working_directory.as_deref(), None, |catalog, _| {
+                let scope_and_name = match (&args.scope, &args.name) {
+                    (Some(scope), Some(name)) => Some((scope.as_str(), name.as_str())),
+                    (None, None) => None,
+                    _ => {
+                        return Err(ToolError(
+                            "give scope and name together, or uri alone".to_owned(),
+                        ));
+                    }
+                };
+                let index = catalog.instruction_index();
+                let budget = args
+                    .budget_bytes
+                    .map_or(instruction_files::DEFAULT_BUDGET_BYTES, |bytes| bytes as usize);
+                let loaded = instruction_files::load_context(
+                    &index,
+                    &catalog.project.dir,
+                    args.uri.as_deref(),
+                    scope_and_name,
+                    budget,
+                )
+                .map_err(ToolError)?;
+                Ok(Answer::text(instruction_files::loaded_text(&loaded), loaded))
+            })
+        }),
+    }
+}
