@@ -140,6 +140,40 @@ pub(crate) struct InstructionIndex {
     pub withheld: Vec<(String, String)>,
 }
 
+/// How long an index is reused before the tree is walked again: a nested `AGENTS.md` added
+/// meanwhile is found within this time (`load_context` always reads the current text of a file
+/// the index knows). Nothing watches the tree outside `.ai-rulez/`, so age is the refresh.
+pub(crate) const MAX_AGE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// An index kept between calls and rebuilt when older than [`MAX_AGE`].
+#[derive(Debug, Default)]
+pub(crate) struct CachedIndex {
+    built: std::sync::Mutex<Option<(std::time::Instant, std::sync::Arc<InstructionIndex>)>>,
+}
+
+impl CachedIndex {
+    /// The index of the project at `dir` (see [`build`] for `config_dir_relative`), built on
+    /// first use and again once older than [`MAX_AGE`].
+    pub(crate) fn get(
+        &self,
+        dir: &ProjectDir,
+        config_dir_relative: &str,
+    ) -> std::sync::Arc<InstructionIndex> {
+        let mut built = self
+            .built
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((when, index)) = built.as_ref()
+            && when.elapsed() < MAX_AGE
+        {
+            return std::sync::Arc::clone(index);
+        }
+        let index = std::sync::Arc::new(build(dir, config_dir_relative));
+        *built = Some((std::time::Instant::now(), std::sync::Arc::clone(&index)));
+        index
+    }
+}
+
 /// Where a candidate file sits: its scope, its path within the scope, kind and source.
 struct Placement {
     scope: String,
@@ -197,14 +231,24 @@ fn placement(path: &str) -> Option<Placement> {
         (".claude", ["commands", .., name]) if has_extension(name, "md") => {
             (FileKind::Command, "claude", None)
         }
-        (".cursor", ["rules", .., name]) if has_extension(name, "mdc") || has_extension(name, "md") => {
+        (".cursor", ["rules", .., name])
+            if has_extension(name, "mdc") || has_extension(name, "md") =>
+        {
             (FileKind::Rule, "cursor", Some("globs"))
         }
         (".github", ["copilot-instructions.md"]) => (FileKind::Instruction, "copilot", None),
-        (".github", ["instructions", .., name]) if name.strip_suffix(".md").is_some_and(|stem| has_extension(stem, "instructions")) => {
+        (".github", ["instructions", .., name])
+            if name
+                .strip_suffix(".md")
+                .is_some_and(|stem| has_extension(stem, "instructions")) =>
+        {
             (FileKind::Rule, "copilot", Some("applyTo"))
         }
-        (".github", ["agents", .., name]) if name.strip_suffix(".md").is_some_and(|stem| has_extension(stem, "agent")) => {
+        (".github", ["agents", .., name])
+            if name
+                .strip_suffix(".md")
+                .is_some_and(|stem| has_extension(stem, "agent")) =>
+        {
             (FileKind::Agent, "copilot", None)
         }
         _ => return None,
@@ -221,7 +265,8 @@ fn placement(path: &str) -> Option<Placement> {
 /// Whether `name` ends in `.extension`, exactly as written: the assistants match these
 /// extensions case-sensitively, so `RULE.MD` is no rule to them either.
 fn has_extension(name: &str, extension: &str) -> bool {
-    name.rsplit_once('.').is_some_and(|(_, found)| found == extension)
+    name.rsplit_once('.')
+        .is_some_and(|(_, found)| found == extension)
 }
 
 /// Folders never walked: version control, dependency and build output folders that a

@@ -56,6 +56,10 @@ pub fn declared_tools() -> Vec<ToolSpec> {
 struct State {
     session: Session,
     projects: cache::Projects,
+    /// Per project root: the index of the instruction files the repository already has, for
+    /// the `context` toolset, which needs neither the project's items nor their catalog.
+    instruction_files:
+        std::collections::HashMap<PathBuf, Arc<crate::instruction_files::CachedIndex>>,
 }
 
 /// What a writing tool changed in the project (see [`Server::write_catalog`]).
@@ -124,6 +128,7 @@ impl Server {
             state: Mutex::new(State {
                 session: Session::default(),
                 projects: cache::Projects::new(),
+                instruction_files: std::collections::HashMap::new(),
             }),
         })
     }
@@ -187,6 +192,36 @@ impl Server {
         self.state
             .lock()
             .map_err(|_| ToolError("server state is poisoned; restart the server".to_owned()))
+    }
+
+    /// Runs a tool of the `context` toolset on the instruction files of the project found from
+    /// `working_directory` (or from the folder of an absolute `path`), without loading the
+    /// project's items: `run` gets the index (built on first use, rebuilt when ten seconds old),
+    /// the project's root folder and its root directory.
+    pub(crate) fn read_instruction_files<T>(
+        &self,
+        working_directory: Option<&str>,
+        path: Option<&str>,
+        run: impl FnOnce(
+            &crate::instruction_files::InstructionIndex,
+            &crate::confined_fs::ProjectDir,
+            &Path,
+        ) -> std::result::Result<T, ToolError>,
+    ) -> std::result::Result<T, ToolError> {
+        let start = self.start_for(working_directory, path)?;
+        let root = self.project_root(&start)?;
+        let (_, config_relative, _) = project::discover(&root)?;
+        let config_dir = config_relative
+            .rsplit_once('/')
+            .map_or("", |(folder, _)| folder);
+        let dir = crate::confined_fs::ProjectDir::open(&root)?;
+        let cached = {
+            let mut state = self.lock_state()?;
+            Arc::clone(state.instruction_files.entry(root.clone()).or_default())
+        };
+        // The state lock is not held while the tree is walked: other tools go on meanwhile.
+        let index = cached.get(&dir, config_dir);
+        run(&index, &dir, &root)
     }
 
     /// Runs a reading tool on the fresh project found from `working_directory` (or from the
@@ -507,11 +542,16 @@ impl ServerHandler for Server {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> std::result::Result<ReadResourceResponse, ErrorData> {
+        if request.uri.starts_with("context://") {
+            let contents = self
+                .read_instruction_files(None, None, |index, dir, _| {
+                    resources::read_context(index, dir, &request.uri).map_err(ToolError)
+                })
+                .map_err(|error| ErrorData::invalid_params(error.0, None))?;
+            return Ok(rmcp::model::ReadResourceResult::new(contents).into());
+        }
         let contents = self
             .read(None, None, |catalog, _| {
-                if request.uri.starts_with("context://") {
-                    return resources::read_context(catalog, &request.uri).map_err(ToolError);
-                }
                 resources::read(&catalog.project, &request.uri).map_err(ToolError)
             })
             .map_err(|error| ErrorData::invalid_params(error.0, None))?;

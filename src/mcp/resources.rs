@@ -40,18 +40,12 @@ pub(crate) fn templates() -> ListResourceTemplatesResult {
 ///
 /// Errors: as [`crate::instruction_files::load_context`].
 pub(crate) fn read_context(
-    catalog: &crate::retrieval::Catalog,
+    index: &crate::instruction_files::InstructionIndex,
+    dir: &crate::confined_fs::ProjectDir,
     uri: &str,
 ) -> Result<Vec<ResourceContents>, String> {
-    let index = catalog.instruction_index();
     let budget = usize::try_from(crate::instruction_files::MAX_FILE_BYTES).unwrap_or(usize::MAX);
-    let loaded = crate::instruction_files::load_context(
-        &index,
-        &catalog.project.dir,
-        Some(uri),
-        None,
-        budget,
-    )?;
+    let loaded = crate::instruction_files::load_context(index, dir, Some(uri), None, budget)?;
     let media_type = media_type_of(&loaded.path);
     Ok(vec![
         ResourceContents::text(loaded.text, uri).with_mime_type(media_type),

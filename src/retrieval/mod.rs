@@ -237,16 +237,11 @@ pub struct Catalog {
     /// sentence with hundreds of rules of its scope; tokenizing each of them on every call was
     /// most of its cost.
     rule_lines: Vec<OnceLock<RuleLines>>,
-    /// The instruction files the repository already has outside `.ai-rulez/`, with when the
-    /// index was built; built on first use and again when older than
-    /// [`INSTRUCTION_INDEX_MAX_AGE`], since the catalog's watcher follows only `.ai-rulez/`.
-    instruction_files: std::sync::Mutex<Option<(std::time::Instant, Arc<InstructionIndex>)>>,
+    /// The instruction files the repository already has outside `.ai-rulez/` (for
+    /// `get_context`), built on first use; the catalog's watcher follows only `.ai-rulez/`, so
+    /// the index refreshes by age.
+    instruction_files: crate::instruction_files::CachedIndex,
 }
-
-/// How long an index of instruction files is reused before the tree is walked again: a nested
-/// `AGENTS.md` added meanwhile is found within this time (`load_context` always reads the
-/// current text of a file the index knows).
-const INSTRUCTION_INDEX_MAX_AGE: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Catalog {
     /// Builds the catalog of `project`; `problems` are the load errors of files left out.
@@ -346,7 +341,7 @@ impl Catalog {
             rule_lines: std::iter::repeat_with(OnceLock::new)
                 .take(project_items)
                 .collect(),
-            instruction_files: std::sync::Mutex::new(None),
+            instruction_files: crate::instruction_files::CachedIndex::default(),
         }
     }
 
@@ -355,21 +350,8 @@ impl Catalog {
     /// seconds.
     #[must_use]
     pub(crate) fn instruction_index(&self) -> Arc<InstructionIndex> {
-        let mut cached = self
-            .instruction_files
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((built, index)) = cached.as_ref()
-            && built.elapsed() < INSTRUCTION_INDEX_MAX_AGE
-        {
-            return Arc::clone(index);
-        }
-        let index = Arc::new(crate::instruction_files::build(
-            &self.project.dir,
-            &self.project.config_dir_relative,
-        ));
-        *cached = Some((std::time::Instant::now(), Arc::clone(&index)));
-        index
+        self.instruction_files
+            .get(&self.project.dir, &self.project.config_dir_relative)
     }
 
     /// This catalog with `items` (root-layer rule files just written by this process, as

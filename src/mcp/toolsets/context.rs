@@ -26,14 +26,13 @@ fn find_context() -> ToolSpec {
         ),
         handler: Handler::new(|server, args: FindContextArgs| -> Reply<FindContextReply> {
             let hint = args.path.as_deref();
-            server.read(args.working_directory.as_deref(), hint, |catalog, _| {
-                let project = &catalog.project;
+            server.read_instruction_files(args.working_directory.as_deref(), hint, |index, _, root| {
                 let path = match &args.path {
                     Some(path) => Some(
-                        retrieval::project_relative(&project.root, path).ok_or_else(|| {
+                        retrieval::project_relative(root, path).ok_or_else(|| {
                             ToolError(format!(
-                                "`{path}` is outside project `{}`",
-                                project.config.name
+                                "`{path}` is outside the project at {}",
+                                root.display()
                             ))
                         })?,
                     ),
@@ -61,8 +60,7 @@ fn find_context() -> ToolSpec {
                     kind: args.kind.map(Into::into),
                     limit: args.limit.map_or(instruction_files::DEFAULT_LIMIT, |limit| limit as usize),
                 };
-                let index = catalog.instruction_index();
-                let reply = instruction_files::find_context(&index, &request).map_err(ToolError)?;
+                let reply = instruction_files::find_context(index, &request).map_err(ToolError)?;
                 Ok(Answer::text(instruction_files::context_text(&reply), reply))
             })
         }),
@@ -78,7 +76,7 @@ fn load_context() -> ToolSpec {
         toolset: Toolset::Context,
         pairing: Pairing::NoCommand("people open the file"),
         handler: Handler::new(|server, args: LoadContextArgs| -> Reply<LoadedContext> {
-            server.read(args.working_directory.as_deref(), None, |catalog, _| {
+            server.read_instruction_files(args.working_directory.as_deref(), None, |index, dir, _| {
                 let scope_and_name = match (&args.scope, &args.name) {
                     (Some(scope), Some(name)) => Some((scope.as_str(), name.as_str())),
                     (None, None) => None,
@@ -88,13 +86,12 @@ fn load_context() -> ToolSpec {
                         ));
                     }
                 };
-                let index = catalog.instruction_index();
                 let budget = args
                     .budget_bytes
                     .map_or(instruction_files::DEFAULT_BUDGET_BYTES, |bytes| bytes as usize);
                 let loaded = instruction_files::load_context(
-                    &index,
-                    &catalog.project.dir,
+                    index,
+                    dir,
                     args.uri.as_deref(),
                     scope_and_name,
                     budget,
