@@ -237,6 +237,7 @@ async def run(binary, root):
             await learning_loop(session, binary, root)
             await memory_loop(session, root)
             await learnings(session, root)
+            await nested_context(session, root)
 
 
 async def learning_loop(session, binary, root):
@@ -301,6 +302,35 @@ async def learning_loop(session, binary, root):
 
     result = await served()
     check("get_rules: the approved rule is served", LEARNED_ID in [rule["id"] for rule in result.structured_content["rules"]], True)
+
+
+async def nested_context(session, root):
+    """enable context -> find_context for a nested path -> load_context -> resources/read."""
+    agents = "# API conventions\n\nEvery handler validates its input.\n"
+    rule = '---\npaths: "handlers/**"\ndescription: How handlers report errors\n---\nReturn problem+json.\n'
+    for relative, text in (("pkg/api/AGENTS.md", agents), ("pkg/api/.claude/rules/handlers.md", rule)):
+        path = os.path.join(root, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    result = await session.call_tool("enable_toolset", {"toolset": "context"})
+    check("enable_toolset context: tools added", result.structured_content["added"], ["find_context", "load_context"])
+    result = await session.call_tool("find_context", {"path": "pkg/api/handlers/user.go"})
+    check("find_context: not an error", result.is_error, False)
+    check(
+        "find_context: nested scope, rule relative to it",
+        [(found["kind"], found["scope"], found["name"], found["uri"]) for found in result.structured_content["results"]],
+        [
+            ("instruction", "pkg/api", "AGENTS.md", "context://pkg/api/AGENTS.md"),
+            ("rule", "pkg/api", "handlers", "context://pkg/api/.claude/rules/handlers.md"),
+        ],
+    )
+    result = await session.call_tool("load_context", {"uri": "context://pkg/api/AGENTS.md"})
+    check("load_context: not an error", result.is_error, False)
+    check("load_context: text", result.structured_content["text"], agents)
+    check("load_context: hash", result.structured_content["hash"], sha256(agents))
+    read = await session.read_resource("context://pkg/api/.claude/rules/handlers.md")
+    check("resources/read context://: text", read.contents[0].text, rule)
 
 
 def memory_file(root):
