@@ -13,7 +13,7 @@ use serde::Deserialize;
 use crate::error::{Error, Result};
 
 /// Embedded preset specs: (file name, TOML text).
-const SPECS: [(&str, &str); 33] = [
+const SPECS: [(&str, &str); 35] = [
     (
         "aiassistant.toml",
         include_str!("../../templates/presets/aiassistant.toml"),
@@ -87,6 +87,10 @@ const SPECS: [(&str, &str); 33] = [
         include_str!("../../templates/presets/goose.toml"),
     ),
     (
+        "grok.toml",
+        include_str!("../../templates/presets/grok.toml"),
+    ),
+    (
         "junie.toml",
         include_str!("../../templates/presets/junie.toml"),
     ),
@@ -145,6 +149,10 @@ const SPECS: [(&str, &str); 33] = [
     (
         "zed.toml",
         include_str!("../../templates/presets/zed.toml"),
+    ),
+    (
+        "zoocode.toml",
+        include_str!("../../templates/presets/zoocode.toml"),
     ),
 ];
 

@@ -3,14 +3,14 @@
 //! insta snapshot of every generated file with its mode, a second generate that touches nothing,
 //! `--check` clean, every banner's `Content-Hash` recomputed with `sha256sum`, a hand edit
 //! reported as `edited:` and refused, and `clean` back to the sources. One more scenario renders
-//! all 33 presets at once and compares every file with the single-preset runs.
+//! all 35 presets at once and compares every file with the single-preset runs.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use crate::support::{Project, Run, sha256sum};
 
-const PRESETS: [&str; 33] = [
+const PRESETS: [&str; 35] = [
     "aiassistant",
     "amazonq",
     "amp",
@@ -29,12 +29,13 @@ const PRESETS: [&str; 33] = [
     "gemini",
     "gitlab-duo",
     "goose",
+    "grok",
     "junie",
     "kilo",
     "kimi",
     "kiro",
-    "openhands",
     "opencode",
+    "openhands",
     "qoder",
     "qwen",
     "replit",
@@ -44,6 +45,7 @@ const PRESETS: [&str; 33] = [
     "warp",
     "windsurf",
     "zed",
+    "zoocode",
 ];
 
 /// The `.gitignore` lines a user wrote (used by the clean test that keeps them).
@@ -338,12 +340,13 @@ golden_tests! {
     gemini: "gemini" => "GEMINI.md",
     gitlab_duo: "gitlab-duo" => ".gitlab/duo/chat-rules.md",
     goose: "goose" => ".goosehints",
+    grok: "grok" => ".grok/agents/tester.md",
     junie: "junie" => ".junie/skills/reviewer/SKILL.md",
     kilo: "kilo" => ".kilocode/workflows/ship.md",
     kimi: "kimi" => "AGENTS.md",
     kiro: "kiro" => ".kiro/steering/typescript.md",
-    openhands: "openhands" => ".agents/skills/reviewer/SKILL.md",
     opencode: "opencode" => ".opencode/agents/tester.md",
+    openhands: "openhands" => ".agents/skills/reviewer/SKILL.md",
     qoder: "qoder" => "AGENTS.md",
     qwen: "qwen" => "QWEN.md",
     replit: "replit" => "replit.md",
@@ -353,6 +356,7 @@ golden_tests! {
     warp: "warp" => "AGENTS.md",
     windsurf: "windsurf" => ".windsurf/workflows/ship.md",
     zed: "zed" => ".rules",
+    zoocode: "zoocode" => ".roo/commands/ship.md",
 }
 
 /// What one preset writes alone: path → bytes (without the manifest and `.gitignore`, which
@@ -401,10 +405,11 @@ fn all_presets_together_write_the_same_bytes_as_each_alone() {
             "amp",
             "codex",
             "factory",
+            "grok",
             "junie",
             "kimi",
-            "openhands",
             "opencode",
+            "openhands",
             "qoder",
             "warp"
         ]
@@ -513,13 +518,14 @@ fn all_presets_together_write_the_same_bytes_as_each_alone() {
     let check = project.run(&["generate", "--check"]);
     check.expect_code(0);
     assert_eq!(check.stdout(), "");
-    // Alone, 116 Markdown outputs carry a banner: 2 amp, 6 antigravity, 8 claude, 6 cline, 0 codex
+    // Alone, 126 Markdown outputs carry a banner: 2 amp, 6 antigravity, 8 claude, 6 cline, 0 codex
     // (shares AGENTS.md and .agents/skills), 8 copilot, 8 cursor, 6 devin, 2 gemini, 1 junie,
     // 6 kiro, 3 opencode, 6 windsurf, 1 zed; 5 aiassistant, 5 amazonq, 5 augment, 1 codebuddy,
     // 5 continue, 1 crush, 3 factory (shares AGENTS.md), 1 gitlab-duo, 1 goose, 6 kilo, 0 kimi,
     // 0 openhands, 0 qoder, 0 warp (share AGENTS.md and .agents/skills), 2 qwen, 1 replit, 7 roo,
-    // 5 tabnine, 5 trae. Together, the 54 rule and context files left out above are gone: 62.
-    assert_eq!(verify_banners(&project, &expected), 62);
+    // 5 tabnine, 5 trae, 3 grok (shares AGENTS.md), 7 zoocode (the same .roo files as roo): 119
+    // distinct files. Together, the 54 rule and context files left out above are gone: 65.
+    assert_eq!(verify_banners(&project, &expected), 65);
 
     project.run(&["clean"]).expect_code(0);
     assert_eq!(
