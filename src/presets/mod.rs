@@ -22,10 +22,7 @@ const SPECS: [(&str, &str); 35] = [
         "amazonq.toml",
         include_str!("../../templates/presets/amazonq.toml"),
     ),
-    (
-        "amp.toml",
-        include_str!("../../templates/presets/amp.toml"),
-    ),
+    ("amp.toml", include_str!("../../templates/presets/amp.toml")),
     (
         "antigravity.toml",
         include_str!("../../templates/presets/antigravity.toml"),
@@ -126,10 +123,7 @@ const SPECS: [(&str, &str); 35] = [
         "replit.toml",
         include_str!("../../templates/presets/replit.toml"),
     ),
-    (
-        "roo.toml",
-        include_str!("../../templates/presets/roo.toml"),
-    ),
+    ("roo.toml", include_str!("../../templates/presets/roo.toml")),
     (
         "tabnine.toml",
         include_str!("../../templates/presets/tabnine.toml"),
@@ -146,10 +140,7 @@ const SPECS: [(&str, &str); 35] = [
         "windsurf.toml",
         include_str!("../../templates/presets/windsurf.toml"),
     ),
-    (
-        "zed.toml",
-        include_str!("../../templates/presets/zed.toml"),
-    ),
+    ("zed.toml", include_str!("../../templates/presets/zed.toml")),
     (
         "zoocode.toml",
         include_str!("../../templates/presets/zoocode.toml"),

@@ -645,7 +645,11 @@ fn corpus_every_tree_generates_with_every_new_preset_enabled() {
         .map(|preset| format!("\"{preset}\""))
         .collect();
     for tree in trees {
-        let name = tree.file_name().expect("name").to_string_lossy().into_owned();
+        let name = tree
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
         let project = Project::copy_of(&tree);
         let config = project.read(".ai-rulez/config.toml");
         let mut replaced = 0;
@@ -697,6 +701,10 @@ fn corpus_every_tree_generates_with_every_new_preset_enabled() {
         let second = project.run(&["generate"]);
         second.expect_code(0);
         assert_eq!(second.stdout(), "", "{name}: a second generate wrote files");
-        assert_eq!(project.states(), aged, "{name}: a second generate touched files");
+        assert_eq!(
+            project.states(),
+            aged,
+            "{name}: a second generate touched files"
+        );
     }
 }

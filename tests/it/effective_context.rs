@@ -240,7 +240,9 @@ fn every_preset_without_agents_md_names_the_assistants_that_cannot_be_served_onc
         lines[1]
     );
     assert!(
-        lines[2].starts_with("warning: augment: Augment reads 1 item twice, in AGENTS.md and CLAUDE.md, because"),
+        lines[2].starts_with(
+            "warning: augment: Augment reads 1 item twice, in AGENTS.md and CLAUDE.md, because"
+        ),
         "{}",
         lines[2]
     );
