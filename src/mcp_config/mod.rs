@@ -16,6 +16,7 @@
 //! - Gemini CLI `.gemini/settings.json`: <https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md>
 //! - `OpenCode` `opencode.json`: <https://opencode.ai/docs/mcp-servers/>
 //! - Codex `.codex/config.toml`: <https://developers.openai.com/codex/mcp>
+//! - Roo Code and Zoo Code `.roo/mcp.json`: <https://docs.roocode.com/features/mcp/using-mcp-in-roo>
 
 mod digest;
 mod json;
@@ -108,17 +109,21 @@ pub enum DocumentShape {
     OpencodeJson,
     /// Codex project config `.codex/config.toml`, servers under `[mcp_servers]`.
     CodexConfigToml,
+    /// Roo Code (and Zoo Code) project file `.roo/mcp.json`, servers under `mcpServers`;
+    /// remote servers carry `type: streamable-http` or `type: sse`.
+    RooMcpJson,
 }
 
 impl DocumentShape {
     /// Every shape, in a fixed order, for callers that iterate over all assistants.
-    pub const ALL: [DocumentShape; 6] = [
+    pub const ALL: [DocumentShape; 7] = [
         DocumentShape::ClaudeMcpJson,
         DocumentShape::CursorMcpJson,
         DocumentShape::VscodeMcpJson,
         DocumentShape::GeminiSettingsJson,
         DocumentShape::OpencodeJson,
         DocumentShape::CodexConfigToml,
+        DocumentShape::RooMcpJson,
     ];
 
     /// The document path relative to the project root that the assistant reads.
@@ -134,6 +139,7 @@ impl DocumentShape {
             DocumentShape::GeminiSettingsJson => ".gemini/settings.json",
             DocumentShape::OpencodeJson => "opencode.json",
             DocumentShape::CodexConfigToml => ".codex/config.toml",
+            DocumentShape::RooMcpJson => ".roo/mcp.json",
         }
     }
 
@@ -149,6 +155,7 @@ impl DocumentShape {
             DocumentShape::GeminiSettingsJson => "gemini-settings-json",
             DocumentShape::OpencodeJson => "opencode-json",
             DocumentShape::CodexConfigToml => "codex-config-toml",
+            DocumentShape::RooMcpJson => "roo-mcp-json",
         }
     }
 
@@ -161,7 +168,8 @@ impl DocumentShape {
         match self {
             DocumentShape::ClaudeMcpJson
             | DocumentShape::CursorMcpJson
-            | DocumentShape::GeminiSettingsJson => "mcpServers",
+            | DocumentShape::GeminiSettingsJson
+            | DocumentShape::RooMcpJson => "mcpServers",
             DocumentShape::VscodeMcpJson => "servers",
             DocumentShape::OpencodeJson => "mcp",
             DocumentShape::CodexConfigToml => "mcp_servers",
@@ -278,7 +286,7 @@ pub enum McpConfigError {
     },
     /// A shape name that [`DocumentShape::from_str`] does not know.
     #[error(
-        "unknown MCP document shape `{0}`; expected one of claude-mcp-json, cursor-mcp-json, vscode-mcp-json, gemini-settings-json, opencode-json, codex-config-toml"
+        "unknown MCP document shape `{0}`; expected one of claude-mcp-json, cursor-mcp-json, vscode-mcp-json, gemini-settings-json, opencode-json, codex-config-toml, roo-mcp-json"
     )]
     UnknownShape(String),
 }
@@ -311,7 +319,7 @@ pub struct Entry {
 /// Inputs: the target shape, the servers, and `lookup`, which returns the value of
 /// an environment variable (used only where the shape cannot express a
 /// placeholder: Codex everywhere except `env_vars`, `bearer_token_env_var` and
-/// `env_http_headers`). Output: one [`Entry`] per server, keyed
+/// `env_http_headers`, and Roo Code, whose docs name no variable syntax). Output: one [`Entry`] per server, keyed
 /// `[<servers key>, <name>]`. Placeholders are written as `${NAME}` for Claude
 /// Code and Gemini CLI, `${env:NAME}` for Cursor and VS Code, and `{env:NAME}`
 /// for `OpenCode`. Empty `args`, `env` and `headers` are omitted. See the module

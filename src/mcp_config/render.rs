@@ -211,7 +211,9 @@ pub(super) fn render_one(
         DocumentShape::ClaudeMcpJson | DocumentShape::GeminiSettingsJson => Style::Keep,
         DocumentShape::CursorMcpJson | DocumentShape::VscodeMcpJson => Style::Wrap("${env:", "}"),
         DocumentShape::OpencodeJson => Style::Wrap("{env:", "}"),
-        DocumentShape::CodexConfigToml => Style::Resolve,
+        // Roo Code's MCP page documents no variable syntax in `.roo/mcp.json`, so values are
+        // written as they are (and a file holding a resolved secret must be git-ignored).
+        DocumentShape::CodexConfigToml | DocumentShape::RooMcpJson => Style::Resolve,
     };
     let mut pair = Pair::default();
     match server.transport {
@@ -304,6 +306,16 @@ fn render_remote(
             pair.string("url", url);
         }
         DocumentShape::CursorMcpJson => pair.string("url", url),
+        DocumentShape::RooMcpJson => {
+            // Roo Code names streamable HTTP `streamable-http` and SSE `sse`.
+            let kind = if server.transport == Transport::Http {
+                "streamable-http"
+            } else {
+                "sse"
+            };
+            pair.plain("type", Value::from(kind));
+            pair.string("url", url);
+        }
         DocumentShape::GeminiSettingsJson => {
             // Gemini CLI reads streamable HTTP from `httpUrl` and SSE from `url`.
             let field = if server.transport == Transport::Http {

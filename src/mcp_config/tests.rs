@@ -148,6 +148,66 @@ fn cursor_exact() {
 }
 
 #[test]
+fn roo_exact() {
+    // Roo Code documents no variable syntax in `.roo/mcp.json`: `${GITHUB_TOKEN}` is written
+    // as its value (so the entry holds a secret), remote servers carry Roo's transport names.
+    let mut stream = remote("stream", Transport::Http, "https://example.com/mcp");
+    stream
+        .headers
+        .insert("X-Client".to_owned(), "ai-rulez".to_owned());
+    let events = remote("events", Transport::Sse, "https://example.com/sse");
+    let text = render_doc(DocumentShape::RooMcpJson, &[github(), stream, events]);
+    assert_eq!(
+        text,
+        r#"{
+  "mcpServers": {
+    "github": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-github"],
+      "env": {
+        "GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_secret"
+      }
+    },
+    "stream": {
+      "type": "streamable-http",
+      "url": "https://example.com/mcp",
+      "headers": {
+        "X-Client": "ai-rulez"
+      }
+    },
+    "events": {
+      "type": "sse",
+      "url": "https://example.com/sse"
+    }
+  }
+}
+"#
+    );
+    let lookup = |name: &str| (name == "GITHUB_TOKEN").then(|| "ghp_secret".to_owned());
+    let entries = render_entries(DocumentShape::RooMcpJson, &[github()], &lookup).unwrap();
+    assert!(entries[0].holds_resolved_secret);
+    // A variable that is not set leaves that server out of Roo's file only.
+    let (entries, left_out) =
+        render_entries_leaving_out(DocumentShape::RooMcpJson, &[api(), github()], &no_env).unwrap();
+    assert_eq!(entries.len(), 0);
+    assert_eq!(
+        left_out,
+        [
+            McpConfigError::UnresolvedVariable {
+                variable: "API_TOKEN".to_owned(),
+                server: "api".to_owned(),
+                path: ".roo/mcp.json".to_owned(),
+            },
+            McpConfigError::UnresolvedVariable {
+                variable: "GITHUB_TOKEN".to_owned(),
+                server: "github".to_owned(),
+                path: ".roo/mcp.json".to_owned(),
+            },
+        ]
+    );
+}
+
+#[test]
 fn vscode_exact() {
     let text = render_doc(DocumentShape::VscodeMcpJson, &[github(), api()]);
     assert_eq!(

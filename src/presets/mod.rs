@@ -13,11 +13,23 @@ use serde::Deserialize;
 use crate::error::{Error, Result};
 
 /// Embedded preset specs: (file name, TOML text).
-const SPECS: [(&str, &str); 14] = [
+const SPECS: [(&str, &str); 35] = [
+    (
+        "aiassistant.toml",
+        include_str!("../../templates/presets/aiassistant.toml"),
+    ),
+    (
+        "amazonq.toml",
+        include_str!("../../templates/presets/amazonq.toml"),
+    ),
     ("amp.toml", include_str!("../../templates/presets/amp.toml")),
     (
         "antigravity.toml",
         include_str!("../../templates/presets/antigravity.toml"),
+    ),
+    (
+        "augment.toml",
+        include_str!("../../templates/presets/augment.toml"),
     ),
     (
         "claude.toml",
@@ -28,12 +40,24 @@ const SPECS: [(&str, &str); 14] = [
         include_str!("../../templates/presets/cline.toml"),
     ),
     (
+        "codebuddy.toml",
+        include_str!("../../templates/presets/codebuddy.toml"),
+    ),
+    (
         "codex.toml",
         include_str!("../../templates/presets/codex.toml"),
     ),
     (
+        "continue.toml",
+        include_str!("../../templates/presets/continue.toml"),
+    ),
+    (
         "copilot.toml",
         include_str!("../../templates/presets/copilot.toml"),
+    ),
+    (
+        "crush.toml",
+        include_str!("../../templates/presets/crush.toml"),
     ),
     (
         "cursor.toml",
@@ -44,12 +68,36 @@ const SPECS: [(&str, &str); 14] = [
         include_str!("../../templates/presets/devin.toml"),
     ),
     (
+        "factory.toml",
+        include_str!("../../templates/presets/factory.toml"),
+    ),
+    (
         "gemini.toml",
         include_str!("../../templates/presets/gemini.toml"),
     ),
     (
+        "gitlab-duo.toml",
+        include_str!("../../templates/presets/gitlab-duo.toml"),
+    ),
+    (
+        "goose.toml",
+        include_str!("../../templates/presets/goose.toml"),
+    ),
+    (
+        "grok.toml",
+        include_str!("../../templates/presets/grok.toml"),
+    ),
+    (
         "junie.toml",
         include_str!("../../templates/presets/junie.toml"),
+    ),
+    (
+        "kilo.toml",
+        include_str!("../../templates/presets/kilo.toml"),
+    ),
+    (
+        "kimi.toml",
+        include_str!("../../templates/presets/kimi.toml"),
     ),
     (
         "kiro.toml",
@@ -60,14 +108,47 @@ const SPECS: [(&str, &str); 14] = [
         include_str!("../../templates/presets/opencode.toml"),
     ),
     (
+        "openhands.toml",
+        include_str!("../../templates/presets/openhands.toml"),
+    ),
+    (
+        "qoder.toml",
+        include_str!("../../templates/presets/qoder.toml"),
+    ),
+    (
+        "qwen.toml",
+        include_str!("../../templates/presets/qwen.toml"),
+    ),
+    (
+        "replit.toml",
+        include_str!("../../templates/presets/replit.toml"),
+    ),
+    ("roo.toml", include_str!("../../templates/presets/roo.toml")),
+    (
+        "tabnine.toml",
+        include_str!("../../templates/presets/tabnine.toml"),
+    ),
+    (
+        "trae.toml",
+        include_str!("../../templates/presets/trae.toml"),
+    ),
+    (
+        "warp.toml",
+        include_str!("../../templates/presets/warp.toml"),
+    ),
+    (
         "windsurf.toml",
         include_str!("../../templates/presets/windsurf.toml"),
     ),
     ("zed.toml", include_str!("../../templates/presets/zed.toml")),
+    (
+        "zoocode.toml",
+        include_str!("../../templates/presets/zoocode.toml"),
+    ),
 ];
 
 /// Embedded templates: (name, minijinja source).
-pub(crate) const TEMPLATES: [(&str, &str); 9] = [
+pub(crate) const TEMPLATES: [(&str, &str); 13] = [
     (
         "root.md",
         include_str!("../../templates/markdown/root.md.j2"),
@@ -103,6 +184,22 @@ pub(crate) const TEMPLATES: [(&str, &str); 9] = [
     (
         "kiro-steering",
         include_str!("../../templates/frontmatter/kiro-steering.yaml.j2"),
+    ),
+    (
+        "plain-rule",
+        include_str!("../../templates/frontmatter/plain-rule.yaml.j2"),
+    ),
+    (
+        "augment-rule",
+        include_str!("../../templates/frontmatter/augment-rule.yaml.j2"),
+    ),
+    (
+        "continue-rule",
+        include_str!("../../templates/frontmatter/continue-rule.yaml.j2"),
+    ),
+    (
+        "trae-rule",
+        include_str!("../../templates/frontmatter/trae-rule.yaml.j2"),
     ),
 ];
 

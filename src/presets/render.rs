@@ -591,8 +591,14 @@ fn left_out_message(
         UnresolvedVariable {
             variable, server, ..
         } => format!(
-            "{}: MCP server `{server}` is left out of {path}: it needs `${{{variable}}}`, which is not set, and {} cannot refer to a variable there (it forwards only an `env` value of the same name, `Authorization: Bearer ${{NAME}}` and whole-value headers), so the value would have to be written into the file (the other assistants still get the server); set {variable} and run `ai-rulez generate` again",
-            preset.name, preset.label
+            "{}: MCP server `{server}` is left out of {path}: it needs `${{{variable}}}`, which is not set, and {} cannot refer to a variable there{}, so the value would have to be written into the file (the other assistants still get the server); set {variable} and run `ai-rulez generate` again",
+            preset.name,
+            preset.label,
+            if path == mcp_config::DocumentShape::CodexConfigToml.default_path() {
+                " (it forwards only an `env` value of the same name, `Authorization: Bearer ${NAME}` and whole-value headers)"
+            } else {
+                ""
+            }
         ),
         other => format!("{}: {other}", preset.name),
     }

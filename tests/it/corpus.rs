@@ -602,3 +602,109 @@ fn corpus_xberg_io_ai_rulez_v3_modules_load() {
         project.run(&["generate", "--check"]).expect_code(0);
     }
 }
+
+/// The presets added for issue 13 ("Breadth: ≥ 32 presets"), enabled beside each tree's own.
+const NEW_PRESETS: [&str; 21] = [
+    "aiassistant",
+    "amazonq",
+    "augment",
+    "codebuddy",
+    "continue",
+    "crush",
+    "factory",
+    "gitlab-duo",
+    "goose",
+    "grok",
+    "kilo",
+    "kimi",
+    "openhands",
+    "qoder",
+    "qwen",
+    "replit",
+    "roo",
+    "tabnine",
+    "trae",
+    "warp",
+    "zoocode",
+];
+
+#[test]
+fn corpus_every_tree_generates_with_every_new_preset_enabled() {
+    if !corpus_available() {
+        return;
+    }
+    let mut trees: Vec<PathBuf> = fs_err::read_dir(corpus_dir())
+        .expect("corpus")
+        .map(|entry| entry.expect("corpus entry").path())
+        .filter(|path| path.join(".ai-rulez/config.toml").is_file())
+        .collect();
+    trees.sort();
+    assert_eq!(trees.len(), 8, "{trees:?}");
+    let added: Vec<String> = NEW_PRESETS
+        .iter()
+        .map(|preset| format!("\"{preset}\""))
+        .collect();
+    for tree in trees {
+        let name = tree
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        let project = Project::copy_of(&tree);
+        let config = project.read(".ai-rulez/config.toml");
+        let mut replaced = 0;
+        let text: String = config
+            .lines()
+            .map(|line| match line.strip_prefix("presets = [") {
+                Some(rest) => {
+                    replaced += 1;
+                    let own = rest.trim_end().trim_end_matches(']');
+                    format!("presets = [{own}, {}]\n", added.join(", "))
+                }
+                None => format!("{line}\n"),
+            })
+            .collect();
+        assert_eq!(replaced, 1, "{name}: one `presets = [` line");
+        project.write(".ai-rulez/config.toml", text);
+
+        // No environment variable set (GITHUB_TOKEN is removed by `run`).
+        let first = project.run(&["generate"]);
+        first.expect_code(0);
+        // The root files of the new presets are always written (an item their assistant reads
+        // in AGENTS.md is left out of them, so some hold only the title).
+        for root in [
+            "AGENTS.md",
+            "CODEBUDDY.md",
+            "CRUSH.md",
+            "QWEN.md",
+            "replit.md",
+            ".goosehints",
+            ".gitlab/duo/chat-rules.md",
+        ] {
+            assert!(project.exists(root), "{name}: {root} not written");
+        }
+        // CodeBuddy Code and Replit read no file another enabled preset writes, so both root
+        // files carry every item meant for them, in the same bytes.
+        let codebuddy = project.read("CODEBUDDY.md");
+        assert_eq!(codebuddy, project.read("replit.md"), "{name}");
+        let holds_items = |text: &str| text.lines().any(|line| line.starts_with("### "));
+        assert_eq!(
+            holds_items(&codebuddy),
+            holds_items(&project.read("AGENTS.md")),
+            "{name}: CODEBUDDY.md and AGENTS.md disagree on whether the tree has items"
+        );
+        let check = project.run(&["generate", "--check"]);
+        check.expect_code(0);
+        assert_eq!(check.stdout(), "", "{name}: drift right after generate");
+        project.age_files();
+        let aged = project.states();
+        let second = project.run(&["generate"]);
+        second.expect_code(0);
+        assert_eq!(second.stdout(), "", "{name}: a second generate wrote files");
+        assert_eq!(
+            project.states(),
+            aged,
+            "{name}: a second generate touched files"
+        );
+    }
+}

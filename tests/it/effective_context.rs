@@ -10,7 +10,8 @@ use ai_rulez::testing::presets::default_reads;
 use crate::support::Project;
 
 /// Every preset, in the order of the README's table.
-const ALL: &str = r#"["amp", "antigravity", "claude", "cline", "codex", "copilot", "cursor", "devin", "gemini", "junie", "kiro", "opencode", "windsurf", "zed"]"#;
+#[rustfmt::skip]
+const ALL: &str = r#"["amp", "antigravity", "claude", "cline", "codex", "copilot", "cursor", "devin", "gemini", "junie", "kiro", "opencode", "windsurf", "zed", "aiassistant", "amazonq", "augment", "codebuddy", "continue", "crush", "factory", "gitlab-duo", "goose", "kilo", "kimi", "openhands", "qoder", "qwen", "replit", "roo", "tabnine", "trae", "warp", "grok", "zoocode"]"#;
 
 /// The markers, one per item, in the order the items are written by [`project`].
 const MARKERS: [&str; 5] = [
@@ -174,7 +175,7 @@ fn claude_with_agents_md_reads_each_item_once() {
 #[test]
 fn every_preset_with_agents_md_reads_each_item_once() {
     let (names, stderr, wrong) = generate(ALL, "agents_md = true\n");
-    assert_eq!(names.len(), 14);
+    assert_eq!(names.len(), 35);
     assert_eq!(wrong, Vec::new());
     assert!(!stderr.contains("twice"), "{stderr}");
 }
@@ -193,28 +194,39 @@ fn every_single_preset_reads_each_item_once() {
 }
 
 #[test]
-fn every_preset_without_agents_md_names_the_two_assistants_that_cannot_be_served_once() {
+fn every_preset_without_agents_md_names_the_assistants_that_cannot_be_served_once() {
     // Codex reads only AGENTS.md, Claude Code only its own files and Gemini CLI only GEMINI.md;
-    // VS Code reads both AGENTS.md and `.claude/`, Antigravity both AGENTS.md and GEMINI.md. No
-    // placement serves all five once, so those two are named, with the setting that fixes it.
+    // VS Code reads both AGENTS.md and `.claude/`, Antigravity both AGENTS.md and GEMINI.md,
+    // Augment both AGENTS.md and CLAUDE.md, and Crush all three root files. No placement serves
+    // all of them once, so those four are named, with the setting that fixes it.
     let (_, stderr, wrong) = generate(ALL, "");
-    let doubled: Vec<(String, &str)> = wrong
+    let doubled: Vec<(String, &str, usize)> = wrong
         .iter()
-        .map(|(preset, marker, files)| {
-            assert_eq!(files.len(), 2, "{preset} {marker} {files:?}");
-            (preset.clone(), *marker)
-        })
+        .map(|(preset, marker, files)| (preset.clone(), *marker, files.len()))
         .collect();
-    let expected: Vec<(String, &str)> = ["antigravity", "copilot"]
-        .into_iter()
-        .flat_map(|preset| MARKERS.map(|marker| (preset.to_owned(), marker)))
-        .collect();
+    // Claude Code holds only the context in CLAUDE.md (its rules are in `.claude/rules`, which
+    // Augment and Crush do not read), so Augment reads only the context twice; Crush also reads
+    // every rule in both AGENTS.md and GEMINI.md, and the context in all three.
+    let expected: Vec<(String, &str, usize)> = [
+        ("antigravity", &MARKERS[..], 2),
+        ("augment", &["CTXMARK"][..], 2),
+        ("copilot", &MARKERS[..], 2),
+        ("crush", &MARKERS[..4], 2),
+        ("crush", &["CTXMARK"][..], 3),
+    ]
+    .into_iter()
+    .flat_map(|(preset, markers, count)| {
+        markers
+            .iter()
+            .map(move |marker| (preset.to_owned(), *marker, count))
+    })
+    .collect();
     assert_eq!(doubled, expected);
     let lines: Vec<&str> = stderr
         .lines()
         .filter(|line| line.contains("twice"))
         .collect();
-    assert_eq!(lines.len(), 2, "{stderr}");
+    assert_eq!(lines.len(), 4, "{stderr}");
     assert!(
         lines[0].starts_with(
             "warning: antigravity: Antigravity reads 5 items twice, in AGENTS.md and GEMINI.md, because"
@@ -226,6 +238,18 @@ fn every_preset_without_agents_md_names_the_two_assistants_that_cannot_be_served
         lines[1].starts_with("warning: copilot: GitHub Copilot reads 5 items twice, in"),
         "{}",
         lines[1]
+    );
+    assert!(
+        lines[2].starts_with(
+            "warning: augment: Augment reads 1 item twice, in AGENTS.md and CLAUDE.md, because"
+        ),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[3].starts_with("warning: crush: Crush reads 5 items twice, in AGENTS.md and CLAUDE.md and GEMINI.md, because"),
+        "{}",
+        lines[3]
     );
 }
 
@@ -294,4 +318,22 @@ fn targets_still_decide_which_files_get_an_item() {
     shared.run(&["generate"]).expect_code(0);
     assert!(shared.read("AGENTS.md").contains("SHAREDONLY"));
     assert!(!shared.exists(".claude/rules/shared.md"));
+}
+
+#[test]
+fn new_presets_beside_agents_md_readers_read_each_item_once() {
+    // Roo Code, Kilo Code, Continue, Augment, Crush, goose, Qwen Code and GitLab Duo read
+    // AGENTS.md besides their own files; Trae, Tabnine, Amazon Q and JetBrains AI Assistant do not.
+    for presets in [
+        r#"["roo", "zoocode", "kilo", "codex"]"#,
+        r#"["continue", "augment", "warp"]"#,
+        r#"["trae", "tabnine", "amazonq", "aiassistant", "factory"]"#,
+        r#"["crush", "codex"]"#,
+        r#"["grok", "roo"]"#,
+        r#"["goose", "qwen", "gitlab-duo", "kimi", "openhands", "qoder"]"#,
+        r#"["codebuddy", "replit", "cursor"]"#,
+    ] {
+        let (_, _, wrong) = generate(presets, "");
+        assert_eq!(wrong, Vec::new(), "{presets}");
+    }
 }

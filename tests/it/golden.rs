@@ -3,28 +3,49 @@
 //! insta snapshot of every generated file with its mode, a second generate that touches nothing,
 //! `--check` clean, every banner's `Content-Hash` recomputed with `sha256sum`, a hand edit
 //! reported as `edited:` and refused, and `clean` back to the sources. One more scenario renders
-//! all 14 presets at once and compares every file with the single-preset runs.
+//! all 35 presets at once and compares every file with the single-preset runs.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use crate::support::{Project, Run, sha256sum};
 
-const PRESETS: [&str; 14] = [
+const PRESETS: [&str; 35] = [
+    "aiassistant",
+    "amazonq",
     "amp",
     "antigravity",
+    "augment",
     "claude",
     "cline",
+    "codebuddy",
     "codex",
+    "continue",
     "copilot",
+    "crush",
     "cursor",
     "devin",
+    "factory",
     "gemini",
+    "gitlab-duo",
+    "goose",
+    "grok",
     "junie",
+    "kilo",
+    "kimi",
     "kiro",
     "opencode",
+    "openhands",
+    "qoder",
+    "qwen",
+    "replit",
+    "roo",
+    "tabnine",
+    "trae",
+    "warp",
     "windsurf",
     "zed",
+    "zoocode",
 ];
 
 /// The `.gitignore` lines a user wrote (used by the clean test that keeps them).
@@ -108,7 +129,7 @@ fn verify_banners(project: &Project, generated: &BTreeSet<String>) -> usize {
     for path in generated {
         let extension = std::path::Path::new(path).extension();
         let markdown = extension.is_some_and(|extension| extension == "md" || extension == "mdc");
-        if !(markdown || path == ".rules") {
+        if !(markdown || path == ".rules" || path == ".goosehints") {
             continue;
         }
         let bytes = project.read_bytes(path);
@@ -285,36 +306,57 @@ fn golden(preset: &str, edited: &str) {
 }
 
 macro_rules! golden_tests {
-    ($($preset:ident => $edited:literal,)*) => {
+    ($($test:ident: $preset:literal => $edited:literal,)*) => {
         $(
             #[test]
-            fn $preset() {
-                golden(stringify!($preset), $edited);
+            fn $test() {
+                golden($preset, $edited);
             }
         )*
-        /// The macro must cover exactly the 14 presets.
+        /// The macro must cover exactly the built-in presets.
         #[test]
         fn every_preset_has_a_golden_test() {
-            assert_eq!([$(stringify!($preset)),*], PRESETS);
+            assert_eq!([$($preset),*], PRESETS);
         }
     };
 }
 
 golden_tests! {
-    amp => "AGENTS.md",
-    antigravity => ".agents/rules/always.md",
-    claude => "CLAUDE.md",
-    cline => ".clinerules/typescript.md",
-    codex => ".agents/skills/reviewer/SKILL.md",
-    copilot => ".github/copilot-instructions.md",
-    cursor => ".cursor/rules/typescript.mdc",
-    devin => ".devin/rules/migrations.md",
-    gemini => "GEMINI.md",
-    junie => ".junie/skills/reviewer/SKILL.md",
-    kiro => ".kiro/steering/typescript.md",
-    opencode => ".opencode/agents/tester.md",
-    windsurf => ".windsurf/workflows/ship.md",
-    zed => ".rules",
+    aiassistant: "aiassistant" => ".aiassistant/rules/typescript.md",
+    amazonq: "amazonq" => ".amazonq/rules/always.md",
+    amp: "amp" => "AGENTS.md",
+    antigravity: "antigravity" => ".agents/rules/always.md",
+    augment: "augment" => ".augment/rules/release.md",
+    claude: "claude" => "CLAUDE.md",
+    cline: "cline" => ".clinerules/typescript.md",
+    codebuddy: "codebuddy" => "CODEBUDDY.md",
+    codex: "codex" => ".agents/skills/reviewer/SKILL.md",
+    continue_dev: "continue" => ".continue/rules/typescript.md",
+    copilot: "copilot" => ".github/copilot-instructions.md",
+    crush: "crush" => "CRUSH.md",
+    cursor: "cursor" => ".cursor/rules/typescript.mdc",
+    devin: "devin" => ".devin/rules/migrations.md",
+    factory: "factory" => ".factory/droids/tester.md",
+    gemini: "gemini" => "GEMINI.md",
+    gitlab_duo: "gitlab-duo" => ".gitlab/duo/chat-rules.md",
+    goose: "goose" => ".goosehints",
+    grok: "grok" => ".grok/agents/tester.md",
+    junie: "junie" => ".junie/skills/reviewer/SKILL.md",
+    kilo: "kilo" => ".kilocode/rules/always.md",
+    kimi: "kimi" => "AGENTS.md",
+    kiro: "kiro" => ".kiro/steering/typescript.md",
+    opencode: "opencode" => ".opencode/agents/tester.md",
+    openhands: "openhands" => ".agents/skills/reviewer/SKILL.md",
+    qoder: "qoder" => "AGENTS.md",
+    qwen: "qwen" => "QWEN.md",
+    replit: "replit" => "replit.md",
+    roo: "roo" => ".roo/rules/context-overview.md",
+    tabnine: "tabnine" => ".tabnine/guidelines/migrations.md",
+    trae: "trae" => ".trae/rules/migrations.md",
+    warp: "warp" => "AGENTS.md",
+    windsurf: "windsurf" => ".windsurf/workflows/ship.md",
+    zed: "zed" => ".rules",
+    zoocode: "zoocode" => ".roo/commands/ship.md",
 }
 
 /// What one preset writes alone: path → bytes (without the manifest and `.gitignore`, which
@@ -357,11 +399,25 @@ fn all_presets_together_write_the_same_bytes_as_each_alone() {
         }
     }
     // The shared files really are shared.
-    assert_eq!(writers["AGENTS.md"], ["amp", "codex", "junie", "opencode"]);
+    assert_eq!(
+        writers["AGENTS.md"],
+        [
+            "amp",
+            "codex",
+            "factory",
+            "grok",
+            "junie",
+            "kimi",
+            "opencode",
+            "openhands",
+            "qoder",
+            "warp"
+        ]
+    );
     for file in ["SKILL.md", "references/checklist.md", "scripts/run.sh"] {
         assert_eq!(
             writers[&format!(".agents/skills/reviewer/{file}")],
-            ["amp", "antigravity", "codex"]
+            ["amp", "antigravity", "codex", "openhands"]
         );
     }
 
@@ -383,12 +439,16 @@ fn all_presets_together_write_the_same_bytes_as_each_alone() {
         assert!(
             [
                 ".agents/rules/",
+                ".augment/rules/",
                 ".cline/skills/migrations/",
                 ".clinerules/",
+                ".continue/rules/",
                 ".cursor/rules/",
                 ".devin/rules/",
                 ".github/instructions/",
+                ".kilocode/rules/",
                 ".kiro/steering/",
+                ".roo/rules/",
                 ".windsurf/rules/",
             ]
             .iter()
@@ -396,7 +456,7 @@ fn all_presets_together_write_the_same_bytes_as_each_alone() {
             "{path} is left out of the all-presets run but is no rule or context file"
         );
     }
-    assert_eq!(left_out.len(), 34, "{left_out:?}");
+    assert_eq!(left_out.len(), 54, "{left_out:?}");
     let mut changed: Vec<&str> = Vec::new();
     for path in &expected {
         if path == ".gitignore" || path == ".ai-rulez/.generated-manifest.json" {
@@ -409,7 +469,16 @@ fn all_presets_together_write_the_same_bytes_as_each_alone() {
             changed.push(path);
         }
     }
-    assert_eq!(changed, [".github/copilot-instructions.md"]);
+    assert_eq!(
+        changed,
+        [
+            ".github/copilot-instructions.md",
+            ".gitlab/duo/chat-rules.md",
+            ".goosehints",
+            "CRUSH.md",
+            "QWEN.md"
+        ]
+    );
     assert_eq!(
         project.mode(".agents/skills/reviewer/scripts/run.sh"),
         0o755
@@ -449,11 +518,14 @@ fn all_presets_together_write_the_same_bytes_as_each_alone() {
     let check = project.run(&["generate", "--check"]);
     check.expect_code(0);
     assert_eq!(check.stdout(), "");
-    // Alone, 63 Markdown outputs carry a banner: 2 amp, 6 antigravity, 8 claude, 6 cline, 0 codex
+    // Alone, 125 Markdown outputs carry a banner: 2 amp, 6 antigravity, 8 claude, 6 cline, 0 codex
     // (shares AGENTS.md and .agents/skills), 8 copilot, 8 cursor, 6 devin, 2 gemini, 1 junie,
-    // 6 kiro, 3 opencode, 6 windsurf, 1 zed. Together, the 34 rule and context files left out
-    // above are gone: 29.
-    assert_eq!(verify_banners(&project, &expected), 29);
+    // 6 kiro, 3 opencode, 6 windsurf, 1 zed; 5 aiassistant, 5 amazonq, 5 augment, 1 codebuddy,
+    // 5 continue, 1 crush, 3 factory (shares AGENTS.md), 1 gitlab-duo, 1 goose, 5 kilo, 0 kimi,
+    // 0 openhands, 0 qoder, 0 warp (share AGENTS.md and .agents/skills), 2 qwen, 1 replit, 7 roo,
+    // 5 tabnine, 5 trae, 3 grok (shares AGENTS.md), 7 zoocode (the same .roo files as roo): 118
+    // distinct files. Together, the 54 rule and context files left out above are gone: 64.
+    assert_eq!(verify_banners(&project, &expected), 64);
 
     project.run(&["clean"]).expect_code(0);
     assert_eq!(

@@ -214,7 +214,7 @@ fn plant(project: &Project) -> BTreeSet<(String, String)> {
     ));
     let config = project.read(".ai-rulez/config.toml").replace(
         "presets = [\"claude\",",
-        "colour = \"blue\"\npresets = [\"grok\", \"claude\",",
+        "colour = \"blue\"\npresets = [\"hermes\", \"claude\",",
     );
     project.write(
         ".ai-rulez/config.toml",
