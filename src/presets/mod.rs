@@ -223,6 +223,25 @@ pub(crate) struct ItemFilesSpec {
     /// Keys added with these values when the source has none (`mode = "subagent"`).
     #[serde(default)]
     pub defaults: indexmap::IndexMap<String, String>,
+    /// How each file is written: Markdown with frontmatter (the default) or one of the TOML
+    /// formats of `render::toml_items`.
+    #[serde(default)]
+    pub format: ItemFormat,
+}
+
+/// The file format of an agent or command file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum ItemFormat {
+    /// Markdown, with YAML frontmatter unless `keys` is empty.
+    #[default]
+    Markdown,
+    /// A Gemini CLI custom command: `description` and `prompt` (`$ARGUMENTS` becomes
+    /// `{{args}}`); <https://geminicli.com/docs/cli/custom-commands/>.
+    GeminiCommandToml,
+    /// A Codex custom agent: `name`, `description` and `developer_instructions`;
+    /// <https://developers.openai.com/codex/subagents>.
+    CodexAgentToml,
 }
 
 /// MCP settings document.

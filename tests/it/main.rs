@@ -24,6 +24,7 @@ mod mcp_protocol;
 mod mcp_registry;
 mod memory;
 mod preset_outputs;
+mod preset_surfaces;
 mod review;
 mod robustness;
 mod scale;
