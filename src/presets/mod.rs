@@ -135,6 +135,10 @@ pub(crate) struct PresetSpec {
     pub commands: Option<ItemFilesSpec>,
     /// Which MCP settings document the assistant reads.
     pub mcp: Option<McpSpec>,
+    /// The assistant also reads `AGENTS.md` files in sub-folders (for the files it works on),
+    /// so a folder-scoped rule may live in `<folder>/AGENTS.md` (`nested_agents_md = true`).
+    #[serde(default)]
+    pub reads_nested_agents_md: bool,
 }
 
 /// What a root file contains.
@@ -284,6 +288,18 @@ pub fn default_reads(name: &str) -> Option<Vec<String>> {
         .map(|spec| spec.reads.clone())
 }
 
+/// Whether the assistant of the built-in preset `name` also reads `AGENTS.md` files in
+/// sub-folders (its spec's `reads_nested_agents_md`), or `None` for an unknown preset. Tests
+/// add nested `AGENTS.md` files to the effective context with it.
+#[must_use]
+pub fn reads_nested_agents_md(name: &str) -> Option<bool> {
+    let specs = PARSED_SPECS.as_ref().ok()?;
+    specs
+        .iter()
+        .find(|spec| spec.name == name)
+        .map(|spec| spec.reads_nested_agents_md)
+}
+
 /// Picks the specs named by `names` (config order). Unknown names are skipped with a warning.
 ///
 /// Errors: as [`builtin_specs`].
@@ -355,9 +371,20 @@ pub(crate) fn is_output_path(path: &str) -> bool {
                 .as_ref()
                 .is_some_and(|commands| in_folder(&commands.dir, Some(&commands.extension)))
     }) || path == "AGENTS.md"
+        || is_nested_agents_md(path)
         || LEGACY_OUTPUT_FOLDERS
             .iter()
             .any(|folder| in_folder(folder, None))
+}
+
+/// Whether `path` is an `AGENTS.md` in a sub-folder none of whose components is hidden (where
+/// `nested_agents_md = true` writes folder-scoped rules; never inside `.git/` or `.ai-rulez/`).
+fn is_nested_agents_md(path: &str) -> bool {
+    path.strip_suffix("/AGENTS.md").is_some_and(|folder| {
+        folder
+            .split('/')
+            .all(|component| !component.is_empty() && !component.starts_with('.'))
+    })
 }
 
 /// Folders the Go ai-rulez wrote to that no current preset uses (Codex skills moved to
@@ -386,6 +413,7 @@ mod tests {
             ".mcp.json",
             ".codex/config.toml",
             ".agents/skills/s/scripts/run.sh",
+            "services/api/AGENTS.md",
         ] {
             assert!(super::is_output_path(path), "{path}");
         }
@@ -399,6 +427,9 @@ mod tests {
             ".claude/rules/x.txt",
             ".claude/rules",
             "a\nb",
+            ".git/AGENTS.md",
+            "src/.ai-rulez/AGENTS.md",
+            "src/NOTAGENTS.md",
         ] {
             assert!(!super::is_output_path(path), "{path}");
         }

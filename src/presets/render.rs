@@ -22,6 +22,7 @@ use crate::mcp_config::{self, DocumentShape};
 use crate::plan::{Content, Markdown, Output, Plan};
 use crate::project::{Project, View};
 
+mod nested;
 mod rule_files;
 pub(crate) mod toml_items;
 
@@ -62,6 +63,15 @@ pub(crate) fn render(
         presets,
         &placements,
     ));
+    let mut nested_agents_md = false;
+    if project.config.nested_agents_md {
+        let blockers = nested::blockers(&project.config, presets);
+        if blockers.is_empty() {
+            nested_agents_md = true;
+        } else {
+            plan.warnings.push(nested::blocked_message(&blockers));
+        }
+    }
     let renderer = Renderer {
         project,
         view,
@@ -69,6 +79,7 @@ pub(crate) fn render(
         frontmatter,
         root_writers,
         placements,
+        nested_agents_md,
     };
     for preset in presets {
         renderer.preset(preset, lookup, &mut plan)?;
@@ -158,6 +169,8 @@ struct Renderer<'a> {
     root_writers: BTreeMap<String, Vec<String>>,
     /// Which homes carry each rule and context item (one copy per assistant).
     placements: reads::Placements,
+    /// Folder-scoped rules go to `<folder>/AGENTS.md` (see [`nested`]).
+    nested_agents_md: bool,
 }
 
 /// One item as the root template shows it.
@@ -421,7 +434,11 @@ impl Renderer<'_> {
                 ));
             }
         }
-        let text = self.root_text(&root.path, &writers, root_rules)?;
+        let mut root_rules = root_rules.to_vec();
+        if self.nested_agents_md && root.path == "AGENTS.md" {
+            root_rules = self.nested_files(preset, &writers, &root_rules, plan)?;
+        }
+        let text = self.root_text(&root.path, &writers, &root_rules)?;
         let markdown = Markdown::build(None, &text, &source, true);
         if let Some(limit) = root.max_bytes
             && markdown.bytes.len() > limit
@@ -440,16 +457,59 @@ impl Renderer<'_> {
         })
     }
 
+    /// Writes each folder-scoped rule of `rules` that the root `AGENTS.md` would carry into
+    /// `<folder>/AGENTS.md` (one file per folder, rules in the given order) and returns the
+    /// rules left for the root file. A nested file is never merged into a hand-written one.
+    fn nested_files<'i>(
+        &self,
+        preset: &PresetSpec,
+        writers: &[String],
+        rules: &[&'i Item],
+        plan: &mut Plan,
+    ) -> Result<Vec<&'i Item>> {
+        let mut folders: BTreeMap<String, Vec<&Item>> = BTreeMap::new();
+        let mut rest = Vec::with_capacity(rules.len());
+        for item in rules.iter().copied() {
+            let carried = targets_match(item, "AGENTS.md", writers)
+                && !item.body.trim().is_empty()
+                && self.placements.carries(item, "AGENTS.md");
+            match nested::rule_folder(item).filter(|_| carried) {
+                Some(folder) => folders.entry(folder).or_default().push(item),
+                None => rest.push(item),
+            }
+        }
+        for (folder, items) in folders {
+            let entries: Vec<RootEntry> = items.iter().map(|item| root_entry(item)).collect();
+            let text = self
+                .environment
+                .get_template("root.md")
+                .and_then(|template| {
+                    template.render(context! {
+                        name => format!("{}: {folder}/", self.project.config.name),
+                        description => "",
+                        rules => minijinja::value::Serde(entries),
+                        context => minijinja::value::Serde(Vec::<RootEntry>::new()),
+                    })
+                })
+                .map_err(template_error)?;
+            let source = format!("{}/", self.project.config_dir_relative);
+            plan.add(Output {
+                path: format!("{folder}/AGENTS.md"),
+                content: Content::Markdown(Markdown::build(
+                    None,
+                    &format!("{}\n", text.trim_end()),
+                    &source,
+                    false,
+                )),
+                writers: vec![preset.name.clone()],
+            })?;
+        }
+        Ok(rest)
+    }
+
     fn root_text(&self, path: &str, writers: &[String], rules: &[&Item]) -> Result<String> {
         let config = &self.project.config;
-        let entry = |item: &Item| {
-            let body = inline_body(&item.body);
-            RootEntry {
-                title: item.title.clone(),
-                scope_line: scope_line(item),
-                body: body.trim_end().to_owned(),
-            }
-        };
+        let entry = root_entry;
         // A root file carries an item only where `reads::place` kept this path for it.
         let included = |item: &Item| {
             targets_match(item, path, writers)
@@ -650,6 +710,17 @@ pub(crate) fn targets_match(item: &Item, path: &str, writers: &[String]) -> bool
             || (target.ends_with('/') && path.starts_with(target))
             || crate::scope::target_matches(target, &path)
     })
+}
+
+/// One item as a root file shows it: its title, the line saying when it applies, and its body
+/// without its own title line.
+fn root_entry(item: &Item) -> RootEntry {
+    let body = inline_body(&item.body);
+    RootEntry {
+        title: item.title.clone(),
+        scope_line: scope_line(item),
+        body: body.trim_end().to_owned(),
+    }
 }
 
 /// The line under an inline item's heading that says when it applies.
