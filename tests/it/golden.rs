@@ -449,11 +449,12 @@ fn all_presets_together_write_the_same_bytes_as_each_alone() {
     let check = project.run(&["generate", "--check"]);
     check.expect_code(0);
     assert_eq!(check.stdout(), "");
-    // Alone, 63 Markdown outputs carry a banner: 2 amp, 6 antigravity, 8 claude, 6 cline, 0 codex
-    // (shares AGENTS.md and .agents/skills), 8 copilot, 8 cursor, 6 devin, 2 gemini, 1 junie,
-    // 6 kiro, 3 opencode, 6 windsurf, 1 zed. Together, the 34 rule and context files left out
-    // above are gone: 29.
-    assert_eq!(verify_banners(&project, &expected), 29);
+    // Alone, 65 Markdown outputs carry a banner: 2 amp, 6 antigravity, 8 claude, 7 cline (with
+    // the `ship` command as a workflow), 0 codex (shares AGENTS.md and .agents/skills; its agent
+    // is TOML), 8 copilot, 8 cursor, 6 devin, 2 gemini (its command is TOML), 1 junie, 7 kiro
+    // (with the `ship` prompt), 3 opencode, 6 windsurf, 1 zed. Together, the 34 rule and context
+    // files left out above are gone: 31.
+    assert_eq!(verify_banners(&project, &expected), 31);
 
     project.run(&["clean"]).expect_code(0);
     assert_eq!(
