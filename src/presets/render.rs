@@ -9,19 +9,17 @@ use minijinja::{Environment, UndefinedBehavior, context, syntax::SyntaxConfig};
 use serde::Serialize;
 
 use super::frontmatter_memo::FrontmatterMemo;
-use super::{
-    ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES, fallback, fields,
-    reads,
-};
+use super::{PresetSpec, RootContent, RulesSpec, TEMPLATES, fallback, reads};
 use crate::config::RulesMode;
 use crate::content::{Activation, Item, Kind};
 use crate::error::{Error, Result};
 use crate::frontmatter::yaml_string;
 use crate::markdown;
-use crate::mcp_config::{self, DocumentShape};
 use crate::plan::{Content, Markdown, Output, Plan};
 use crate::project::{Project, View};
 
+mod item_files;
+mod mcp_entries;
 mod nested;
 mod rule_files;
 pub(crate) mod toml_items;
@@ -457,56 +455,6 @@ impl Renderer<'_> {
         })
     }
 
-    /// Writes each folder-scoped rule of `rules` that the root `AGENTS.md` would carry into
-    /// `<folder>/AGENTS.md` (one file per folder, rules in the given order) and returns the
-    /// rules left for the root file. A nested file is never merged into a hand-written one.
-    fn nested_files<'i>(
-        &self,
-        preset: &PresetSpec,
-        writers: &[String],
-        rules: &[&'i Item],
-        plan: &mut Plan,
-    ) -> Result<Vec<&'i Item>> {
-        let mut folders: BTreeMap<String, Vec<&Item>> = BTreeMap::new();
-        let mut rest = Vec::with_capacity(rules.len());
-        for item in rules.iter().copied() {
-            let carried = targets_match(item, "AGENTS.md", writers)
-                && !item.body.trim().is_empty()
-                && self.placements.carries(item, "AGENTS.md");
-            match nested::rule_folder(item).filter(|_| carried) {
-                Some(folder) => folders.entry(folder).or_default().push(item),
-                None => rest.push(item),
-            }
-        }
-        for (folder, items) in folders {
-            let entries: Vec<RootEntry> = items.iter().map(|item| root_entry(item)).collect();
-            let text = self
-                .environment
-                .get_template("root.md")
-                .and_then(|template| {
-                    template.render(context! {
-                        name => format!("{}: {folder}/", self.project.config.name),
-                        description => "",
-                        rules => minijinja::value::Serde(entries),
-                        context => minijinja::value::Serde(Vec::<RootEntry>::new()),
-                    })
-                })
-                .map_err(template_error)?;
-            let source = format!("{}/", self.project.config_dir_relative);
-            plan.add(Output {
-                path: format!("{folder}/AGENTS.md"),
-                content: Content::Markdown(Markdown::build(
-                    None,
-                    &format!("{}\n", text.trim_end()),
-                    &source,
-                    false,
-                )),
-                writers: vec![preset.name.clone()],
-            })?;
-        }
-        Ok(rest)
-    }
-
     fn root_text(&self, path: &str, writers: &[String], rules: &[&Item]) -> Result<String> {
         let config = &self.project.config;
         let entry = root_entry;
@@ -539,152 +487,6 @@ impl Renderer<'_> {
             })
             .map_err(template_error)?;
         Ok(format!("{}\n", text.trim_end()))
-    }
-
-    fn skill(preset: &PresetSpec, skills: &SkillsSpec, item: &Item, plan: &mut Plan) -> Result<()> {
-        let folder = format!("{}/{}", skills.dir, item.id);
-        let path = format!("{folder}/SKILL.md");
-        if !targets_match(item, &path, std::slice::from_ref(&preset.name)) {
-            return Ok(());
-        }
-        let yaml = fields::item_frontmatter(item, &skills.keys, true);
-        let markdown = Markdown::build(
-            Some(&yaml),
-            &ensure_newline(&item.body),
-            &item.source_path,
-            false,
-        );
-        plan.add(Output {
-            path,
-            content: Content::Markdown(markdown),
-            writers: vec![preset.name.clone()],
-        })?;
-        for resource in &item.resources {
-            plan.add(Output {
-                path: format!("{folder}/{}", resource.relative_path),
-                content: Content::Verbatim {
-                    bytes: resource.bytes.clone(),
-                    executable: resource.executable,
-                },
-                writers: vec![preset.name.clone()],
-            })?;
-        }
-        Ok(())
-    }
-
-    /// Writes one agent or command file, translating its fields into the preset's vocabulary;
-    /// what cannot be expressed is added to `left_out` as `<id> (<fields>)`.
-    fn item_file(
-        preset: &PresetSpec,
-        spec: &ItemFilesSpec,
-        item: &Item,
-        left_out: &mut Vec<String>,
-        plan: &mut Plan,
-    ) -> Result<()> {
-        let path = format!("{}/{}{}", spec.dir, item.id, spec.extension);
-        if !targets_match(item, &path, std::slice::from_ref(&preset.name)) {
-            return Ok(());
-        }
-        if let Some((text, fields_left_out)) = toml_items::toml_text(spec.format, spec, item) {
-            if !fields_left_out.is_empty() {
-                left_out.push(format!("{} ({})", item.id, fields_left_out.join(", ")));
-            }
-            let bytes = format!(
-                "# Generated by ai-rulez from {}; edit the source and run `ai-rulez generate`.\n{text}",
-                item.source_path
-            );
-            return plan.add(Output {
-                path,
-                content: Content::Verbatim {
-                    bytes: bytes.into_bytes(),
-                    executable: false,
-                },
-                writers: vec![preset.name.clone()],
-            });
-        }
-        let written = fields::item_file_frontmatter(item, spec);
-        if !written.left_out.is_empty() {
-            left_out.push(format!("{} ({})", item.id, written.left_out.join(", ")));
-        }
-        let body = match &written.yaml {
-            Some(_) => ensure_newline(&item.body),
-            None => trim_blank_edges(&item.body),
-        };
-        let markdown = Markdown::build(written.yaml.as_deref(), &body, &item.source_path, false);
-        plan.add(Output {
-            path,
-            content: Content::Markdown(markdown),
-            writers: vec![preset.name.clone()],
-        })
-    }
-
-    fn mcp(
-        &self,
-        preset: &PresetSpec,
-        shape: &str,
-        lookup: &dyn Fn(&str) -> Option<String>,
-        plan: &mut Plan,
-    ) -> Result<()> {
-        let servers = &self.project.config.mcp_servers;
-        if servers.is_empty() {
-            return Ok(());
-        }
-        let shape: DocumentShape = shape.parse().map_err(|error: mcp_config::McpConfigError| {
-            Error::Usage(format!("preset {}: {error}", preset.name))
-        })?;
-        let (entries, left_out) = mcp_config::render_entries_leaving_out(shape, servers, lookup)
-            .map_err(|error| {
-                Error::invalid(&self.project.config_relative, None, error.to_string())
-            })?;
-        for reason in &left_out {
-            plan.warnings
-                .push(left_out_message(preset, shape.default_path(), reason));
-        }
-        if entries.is_empty() {
-            return Ok(());
-        }
-        plan.add(Output {
-            path: shape.default_path().to_owned(),
-            content: Content::Entries { shape, entries },
-            writers: vec![preset.name.clone()],
-        })
-    }
-}
-
-/// What `generate` says about an MCP server left out of one assistant's settings document at
-/// `path` (see [`mcp_config::render_entries_leaving_out`]): which server, why, and what to do.
-fn left_out_message(
-    preset: &PresetSpec,
-    path: &str,
-    reason: &mcp_config::McpConfigError,
-) -> String {
-    use mcp_config::McpConfigError::{UnresolvedVariable, UnsupportedTransport};
-    match reason {
-        UnsupportedTransport {
-            server, transport, ..
-        } => format!(
-            "{}: MCP server `{server}` is left out of {path}: {} has no {transport} transport (the other assistants still get it){}",
-            preset.name,
-            preset.label,
-            if *transport == "sse" {
-                "; give the server an `http` url if it has one"
-            } else {
-                ""
-            }
-        ),
-        UnresolvedVariable {
-            variable, server, ..
-        } if path == DocumentShape::CodexConfigToml.default_path() => format!(
-            "{}: MCP server `{server}` is left out of {path}: it needs `${{{variable}}}`, which is not set, and {} cannot refer to a variable there (it forwards only an `env` value of the same name, `Authorization: Bearer ${{NAME}}` and whole-value headers), so the value would have to be written into the file (the other assistants still get the server); set {variable} and run `ai-rulez generate` again",
-            preset.name, preset.label
-        ),
-        UnresolvedVariable {
-            variable, server, ..
-        } => format!(
-            "{}: MCP server `{server}` is left out of {path}: it needs `${{{variable}}}`, which is not set, and {} documents no variable references in that file, so the value would have to be written into it (the other assistants still get the server); set {variable} and run `ai-rulez generate` again",
-            preset.name, preset.label
-        ),
-        other => format!("{}: {other}", preset.name),
     }
 }
 

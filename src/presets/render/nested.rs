@@ -7,9 +7,68 @@
 //! `AGENTS.md` also reads nested ones (`reads_nested_agents_md` in its spec); otherwise the rules
 //! stay in the root file and `generate` says which presets kept them there.
 
+use std::collections::BTreeMap;
+
+use minijinja::context;
+
+use super::{Renderer, RootEntry, root_entry, targets_match, template_error};
 use crate::config::Config;
 use crate::content::{Activation, Item};
+use crate::error::Result;
+use crate::plan::{Content, Markdown, Output, Plan};
 use crate::presets::PresetSpec;
+
+impl Renderer<'_> {
+    /// Writes each folder-scoped rule of `rules` that the root `AGENTS.md` would carry into
+    /// `<folder>/AGENTS.md` (one file per folder, rules in the given order) and returns the
+    /// rules left for the root file. A nested file is never merged into a hand-written one.
+    pub(super) fn nested_files<'i>(
+        &self,
+        preset: &PresetSpec,
+        writers: &[String],
+        rules: &[&'i Item],
+        plan: &mut Plan,
+    ) -> Result<Vec<&'i Item>> {
+        let mut folders: BTreeMap<String, Vec<&Item>> = BTreeMap::new();
+        let mut rest = Vec::with_capacity(rules.len());
+        for item in rules.iter().copied() {
+            let carried = targets_match(item, "AGENTS.md", writers)
+                && !item.body.trim().is_empty()
+                && self.placements.carries(item, "AGENTS.md");
+            match rule_folder(item).filter(|_| carried) {
+                Some(folder) => folders.entry(folder).or_default().push(item),
+                None => rest.push(item),
+            }
+        }
+        for (folder, items) in folders {
+            let entries: Vec<RootEntry> = items.iter().map(|item| root_entry(item)).collect();
+            let text = self
+                .environment
+                .get_template("root.md")
+                .and_then(|template| {
+                    template.render(context! {
+                        name => format!("{}: {folder}/", self.project.config.name),
+                        description => "",
+                        rules => minijinja::value::Serde(entries),
+                        context => minijinja::value::Serde(Vec::<RootEntry>::new()),
+                    })
+                })
+                .map_err(template_error)?;
+            let source = format!("{}/", self.project.config_dir_relative);
+            plan.add(Output {
+                path: format!("{folder}/AGENTS.md"),
+                content: Content::Markdown(Markdown::build(
+                    None,
+                    &format!("{}\n", text.trim_end()),
+                    &source,
+                    false,
+                )),
+                writers: vec![preset.name.clone()],
+            })?;
+        }
+        Ok(rest)
+    }
+}
 
 /// The enabled presets whose assistant reads the root `AGENTS.md` (its own root file, its
 /// `reads` list, or a root file importing it with `agents_md = true`) but not the ones in
