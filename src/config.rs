@@ -68,6 +68,10 @@ pub struct Config {
     pub inline_context: Vec<InlineItem>,
     /// One shared AGENTS.md; CLAUDE.md and GEMINI.md import it.
     pub agents_md: bool,
+    /// `nested_agents_md`: a rule whose globs all lie under one folder goes to
+    /// `<folder>/AGENTS.md` instead of the root `AGENTS.md` (only when every enabled assistant
+    /// that reads `AGENTS.md` also reads the ones in sub-folders); false when absent.
+    pub nested_agents_md: bool,
     /// `[[mcp_servers]]` that are enabled, in config order.
     pub mcp_servers: Vec<McpServer>,
     /// `[[includes]]` of local folders.
@@ -87,7 +91,7 @@ pub struct Config {
 
 /// Top-level config keys read as plain values (the tables `rules`, `header`, `lint`, `mcp` and
 /// the v3 `sections` are checked key by key).
-const ROOT_KEYS: [&str; 11] = [
+const ROOT_KEYS: [&str; 12] = [
     "version",
     "name",
     "description",
@@ -96,6 +100,7 @@ const ROOT_KEYS: [&str; 11] = [
     "profiles",
     "gitignore",
     "agents_md",
+    "nested_agents_md",
     "mcp_servers",
     "includes",
     "$schema",
@@ -302,6 +307,9 @@ impl Reader<'_> {
             inline_rules,
             inline_context,
             agents_md: self.optional_bool(root, "agents_md")?.unwrap_or(false),
+            nested_agents_md: self
+                .optional_bool(root, "nested_agents_md")?
+                .unwrap_or(false),
             mcp_servers,
             includes: local_includes,
             git_includes,

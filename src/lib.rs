@@ -232,7 +232,7 @@ pub mod testing {
 
     /// Preset specs.
     pub mod presets {
-        pub use crate::presets::default_reads;
+        pub use crate::presets::{default_reads, reads_nested_agents_md};
     }
 
     /// Loading a project.

@@ -45,8 +45,8 @@ const SKILL_KEYS: [&str; 12] = [
     "effort",
     "paths",
 ];
-/// Extra keys of subagents (Claude Code, `OpenCode`, Copilot).
-const AGENT_KEYS: [&str; 22] = [
+/// Extra keys of subagents (Claude Code, `OpenCode`, Copilot, Codex custom agents).
+const AGENT_KEYS: [&str; 25] = [
     "tools",
     "model",
     "color",
@@ -69,6 +69,9 @@ const AGENT_KEYS: [&str; 22] = [
     "hidden",
     "top_p",
     "permission_mode",
+    "model_reasoning_effort",
+    "sandbox_mode",
+    "nickname_candidates",
 ];
 /// Extra keys of slash commands.
 const COMMAND_KEYS: [&str; 7] = [

@@ -17,6 +17,12 @@
 //! - `OpenCode` `opencode.json`: <https://opencode.ai/docs/mcp-servers/>
 //! - Codex `.codex/config.toml`: <https://developers.openai.com/codex/mcp>
 //! - Roo Code and Zoo Code `.roo/mcp.json`: <https://docs.roocode.com/features/mcp/using-mcp-in-roo>
+//! - Kiro `.kiro/settings/mcp.json`: <https://kiro.dev/docs/mcp/configuration>
+//! - Zed `.zed/settings.json` `context_servers`: <https://zed.dev/docs/ai/mcp>
+//! - Amp `.amp/settings.json` `amp.mcpServers`: <https://ampcode.com/manual>
+//! - Junie `.junie/mcp/mcp.json` (stdio only): <https://www.jetbrains.com/help/junie/model-context-protocol-mcp.html>
+//! - Devin CLI `.devin/config.json`: <https://docs.devin.ai/cli/extensibility/mcp/configuration>
+//! - Antigravity `.agents/mcp_config.json` (`serverUrl`): <https://antigravity.google/docs/mcp>
 
 mod digest;
 mod json;
@@ -112,11 +118,23 @@ pub enum DocumentShape {
     /// Roo Code (and Zoo Code) project file `.roo/mcp.json`, servers under `mcpServers`;
     /// remote servers carry `type: streamable-http` or `type: sse`.
     RooMcpJson,
+    /// Kiro workspace file `.kiro/settings/mcp.json`, servers under `mcpServers`.
+    KiroMcpJson,
+    /// Zed project settings `.zed/settings.json`, servers under `context_servers`.
+    ZedSettingsJson,
+    /// Amp workspace settings `.amp/settings.json`, servers under the flat key `amp.mcpServers`.
+    AmpSettingsJson,
+    /// Junie project file `.junie/mcp/mcp.json`, servers under `mcpServers` (stdio only).
+    JunieMcpJson,
+    /// Devin CLI project config `.devin/config.json`, servers under `mcpServers`.
+    DevinConfigJson,
+    /// Antigravity project file `.agents/mcp_config.json`, servers under `mcpServers`.
+    AntigravityMcpJson,
 }
 
 impl DocumentShape {
     /// Every shape, in a fixed order, for callers that iterate over all assistants.
-    pub const ALL: [DocumentShape; 7] = [
+    pub const ALL: [DocumentShape; 13] = [
         DocumentShape::ClaudeMcpJson,
         DocumentShape::CursorMcpJson,
         DocumentShape::VscodeMcpJson,
@@ -124,6 +142,12 @@ impl DocumentShape {
         DocumentShape::OpencodeJson,
         DocumentShape::CodexConfigToml,
         DocumentShape::RooMcpJson,
+        DocumentShape::KiroMcpJson,
+        DocumentShape::ZedSettingsJson,
+        DocumentShape::AmpSettingsJson,
+        DocumentShape::JunieMcpJson,
+        DocumentShape::DevinConfigJson,
+        DocumentShape::AntigravityMcpJson,
     ];
 
     /// The document path relative to the project root that the assistant reads.
@@ -140,6 +164,12 @@ impl DocumentShape {
             DocumentShape::OpencodeJson => "opencode.json",
             DocumentShape::CodexConfigToml => ".codex/config.toml",
             DocumentShape::RooMcpJson => ".roo/mcp.json",
+            DocumentShape::KiroMcpJson => ".kiro/settings/mcp.json",
+            DocumentShape::ZedSettingsJson => ".zed/settings.json",
+            DocumentShape::AmpSettingsJson => ".amp/settings.json",
+            DocumentShape::JunieMcpJson => ".junie/mcp/mcp.json",
+            DocumentShape::DevinConfigJson => ".devin/config.json",
+            DocumentShape::AntigravityMcpJson => ".agents/mcp_config.json",
         }
     }
 
@@ -156,24 +186,71 @@ impl DocumentShape {
             DocumentShape::OpencodeJson => "opencode-json",
             DocumentShape::CodexConfigToml => "codex-config-toml",
             DocumentShape::RooMcpJson => "roo-mcp-json",
+            DocumentShape::KiroMcpJson => "kiro-mcp-json",
+            DocumentShape::ZedSettingsJson => "zed-settings-json",
+            DocumentShape::AmpSettingsJson => "amp-settings-json",
+            DocumentShape::JunieMcpJson => "junie-mcp-json",
+            DocumentShape::DevinConfigJson => "devin-config-json",
+            DocumentShape::AntigravityMcpJson => "antigravity-mcp-json",
         }
     }
 
     /// The top-level key that holds the servers table in this document.
     ///
-    /// Input: the shape. Output: `mcpServers`, `servers`, `mcp` or
-    /// `mcp_servers`. Never fails.
+    /// Input: the shape. Output: `mcpServers`, `servers`, `mcp`, `mcp_servers`,
+    /// `context_servers` or `amp.mcpServers` (one flat key with a dot, as in VS Code
+    /// settings). Never fails.
     #[must_use]
     pub fn servers_key(self) -> &'static str {
         match self {
             DocumentShape::ClaudeMcpJson
             | DocumentShape::CursorMcpJson
             | DocumentShape::GeminiSettingsJson
-            | DocumentShape::RooMcpJson => "mcpServers",
+            | DocumentShape::RooMcpJson
+            | DocumentShape::KiroMcpJson
+            | DocumentShape::JunieMcpJson
+            | DocumentShape::DevinConfigJson
+            | DocumentShape::AntigravityMcpJson => "mcpServers",
             DocumentShape::VscodeMcpJson => "servers",
             DocumentShape::OpencodeJson => "mcp",
             DocumentShape::CodexConfigToml => "mcp_servers",
+            DocumentShape::ZedSettingsJson => "context_servers",
+            DocumentShape::AmpSettingsJson => "amp.mcpServers",
         }
+    }
+
+    /// Whether the assistant reading this document can use `transport` at all: Codex speaks
+    /// stdio and streamable HTTP, Zed documents `url` servers as streamable HTTP only, and
+    /// Junie supports stdio servers only (see the module documentation for the sources).
+    ///
+    /// Input: the shape and a transport. Output: true when an entry can be written. Never fails.
+    #[must_use]
+    pub fn supports(self, transport: Transport) -> bool {
+        match self {
+            DocumentShape::CodexConfigToml | DocumentShape::ZedSettingsJson => {
+                transport != Transport::Sse
+            }
+            DocumentShape::JunieMcpJson => transport == Transport::Stdio,
+            _ => true,
+        }
+    }
+
+    /// Whether the assistant expands `${NAME}`-style references in this document itself (in
+    /// its own syntax); when false, a referenced value has to be written into the file.
+    ///
+    /// Input: the shape. Output: false for Codex (outside its forwarding keys), Zed, Amp,
+    /// Junie, Devin, Antigravity and Roo Code, whose documentation describes no expansion. Never fails.
+    #[must_use]
+    pub fn expands_variables(self) -> bool {
+        matches!(
+            self,
+            DocumentShape::ClaudeMcpJson
+                | DocumentShape::CursorMcpJson
+                | DocumentShape::VscodeMcpJson
+                | DocumentShape::GeminiSettingsJson
+                | DocumentShape::OpencodeJson
+                | DocumentShape::KiroMcpJson
+        )
     }
 
     fn is_toml(self) -> bool {
@@ -286,7 +363,7 @@ pub enum McpConfigError {
     },
     /// A shape name that [`DocumentShape::from_str`] does not know.
     #[error(
-        "unknown MCP document shape `{0}`; expected one of claude-mcp-json, cursor-mcp-json, vscode-mcp-json, gemini-settings-json, opencode-json, codex-config-toml, roo-mcp-json"
+        "unknown MCP document shape `{0}`; expected one of claude-mcp-json, cursor-mcp-json, vscode-mcp-json, gemini-settings-json, opencode-json, codex-config-toml, kiro-mcp-json, zed-settings-json, amp-settings-json, junie-mcp-json, devin-config-json, antigravity-mcp-json, roo-mcp-json"
     )]
     UnknownShape(String),
 }
@@ -319,16 +396,16 @@ pub struct Entry {
 /// Inputs: the target shape, the servers, and `lookup`, which returns the value of
 /// an environment variable (used only where the shape cannot express a
 /// placeholder: Codex everywhere except `env_vars`, `bearer_token_env_var` and
-/// `env_http_headers`, and Roo Code, whose docs name no variable syntax). Output: one [`Entry`] per server, keyed
-/// `[<servers key>, <name>]`. Placeholders are written as `${NAME}` for Claude
-/// Code and Gemini CLI, `${env:NAME}` for Cursor and VS Code, and `{env:NAME}`
-/// for `OpenCode`. Empty `args`, `env` and `headers` are omitted. See the module
-/// documentation for the vendor format references.
+/// `env_http_headers`; Zed, Amp, Junie, Devin, Antigravity and Roo Code everywhere). Output: one
+/// [`Entry`] per server, keyed `[<servers key>, <name>]`. Placeholders are written as
+/// `${NAME}` for Claude Code, Gemini CLI and Kiro, `${env:NAME}` for Cursor and VS Code,
+/// and `{env:NAME}` for `OpenCode`. Empty `args`, `env` and `headers` are omitted (Zed
+/// always gets `args`). See the module documentation for the vendor format references.
 ///
 /// # Errors
 /// [`McpConfigError::MissingCommand`] / [`McpConfigError::MissingUrl`] for an
-/// incomplete server, [`McpConfigError::UnsupportedTransport`] for SSE in Codex
-/// (Codex speaks only stdio and streamable HTTP), and
+/// incomplete server, [`McpConfigError::UnsupportedTransport`] for a transport the
+/// assistant lacks ([`DocumentShape::supports`]), and
 /// [`McpConfigError::UnresolvedVariable`] when `lookup` has no value for a
 /// variable that must be resolved.
 #[cfg(test)]
@@ -344,10 +421,10 @@ pub(crate) fn render_entries(
 }
 
 /// Renders every server for one assistant as [`render_entries`] does, but leaves out each
-/// server this assistant cannot be given instead of failing the whole run: an SSE server for
-/// Codex ([`McpConfigError::UnsupportedTransport`]) and a variable Codex cannot forward by name
-/// whose value is not set ([`McpConfigError::UnresolvedVariable`]). The other assistants still
-/// get those servers.
+/// server this assistant cannot be given instead of failing the whole run: a transport it lacks
+/// ([`McpConfigError::UnsupportedTransport`], e.g. SSE for Codex, anything remote for Junie)
+/// and a variable it cannot refer to whose value is not set
+/// ([`McpConfigError::UnresolvedVariable`]). The other assistants still get those servers.
 ///
 /// Output: (the entries, in input order; the reasons for each server left out, in input order).
 ///
@@ -499,5 +576,7 @@ fn same_in_order(a: &Value, b: &Value) -> bool {
     }
 }
 
+#[cfg(test)]
+mod shape_tests;
 #[cfg(test)]
 mod tests;

@@ -207,14 +207,34 @@ pub(super) fn render_one(
         path,
         resolved_any: false,
     };
+    if !shape.supports(server.transport) {
+        return Err(McpConfigError::UnsupportedTransport {
+            server: server.name.clone(),
+            path: path.to_owned(),
+            transport: server.transport.as_str(),
+        });
+    }
     let style = match shape {
-        DocumentShape::ClaudeMcpJson | DocumentShape::GeminiSettingsJson => Style::Keep,
+        DocumentShape::ClaudeMcpJson
+        | DocumentShape::GeminiSettingsJson
+        | DocumentShape::KiroMcpJson => Style::Keep,
         DocumentShape::CursorMcpJson | DocumentShape::VscodeMcpJson => Style::Wrap("${env:", "}"),
         DocumentShape::OpencodeJson => Style::Wrap("{env:", "}"),
-        // Roo Code's MCP page documents no variable syntax in `.roo/mcp.json`, so values are
-        // written as they are (and a file holding a resolved secret must be git-ignored).
-        DocumentShape::CodexConfigToml | DocumentShape::RooMcpJson => Style::Resolve,
+        // No expansion documented: Codex (outside its forwarding keys), Zed, Amp, Junie, Devin,
+        // Antigravity and Roo Code get the values written in.
+        DocumentShape::CodexConfigToml
+        | DocumentShape::ZedSettingsJson
+        | DocumentShape::AmpSettingsJson
+        | DocumentShape::JunieMcpJson
+        | DocumentShape::DevinConfigJson
+        | DocumentShape::AntigravityMcpJson
+        | DocumentShape::RooMcpJson => Style::Resolve,
     };
+    debug_assert_eq!(
+        shape.expands_variables(),
+        !matches!(style, Style::Resolve),
+        "expands_variables and the placeholder style agree"
+    );
     let mut pair = Pair::default();
     match server.transport {
         Transport::Stdio => {
@@ -250,8 +270,13 @@ pub(super) fn render_one(
                     ) {
                         pair.plain("type", Value::from("stdio"));
                     }
+                    if shape == DocumentShape::ZedSettingsJson {
+                        // Older Zed tells custom servers apart by `source`; newer Zed ignores it.
+                        pair.plain("source", Value::from("custom"));
+                    }
                     pair.string("command", command);
-                    if !args.is_empty() {
+                    // Zed rejects a stdio entry without `args`, even an empty one.
+                    if !args.is_empty() || shape == DocumentShape::ZedSettingsJson {
                         pair.list("args", args);
                     }
                     if !server.env.is_empty() {
@@ -289,14 +314,6 @@ fn render_remote(
             transport,
         })?;
     if shape == DocumentShape::CodexConfigToml {
-        // Codex speaks stdio and streamable HTTP only, so an SSE entry would never connect.
-        if server.transport == Transport::Sse {
-            return Err(McpConfigError::UnsupportedTransport {
-                server: server.name.clone(),
-                path: r.path.to_owned(),
-                transport,
-            });
-        }
         return codex_remote(r, pair, server, url);
     }
     let url = r.string(url, style)?;
@@ -305,7 +322,16 @@ fn render_remote(
             pair.plain("type", Value::from("remote"));
             pair.string("url", url);
         }
-        DocumentShape::CursorMcpJson => pair.string("url", url),
+        DocumentShape::CursorMcpJson
+        | DocumentShape::KiroMcpJson
+        | DocumentShape::ZedSettingsJson
+        | DocumentShape::AmpSettingsJson => pair.string("url", url),
+        DocumentShape::DevinConfigJson => {
+            pair.string("url", url);
+            pair.plain("transport", Value::from(transport));
+        }
+        // Antigravity, like Windsurf, connects remote servers from `serverUrl` only.
+        DocumentShape::AntigravityMcpJson => pair.string("serverUrl", url),
         DocumentShape::RooMcpJson => {
             // Roo Code names streamable HTTP `streamable-http` and SSE `sse`.
             let kind = if server.transport == Transport::Http {

@@ -236,7 +236,7 @@ fn plain(value: &Value) -> String {
 }
 
 /// Keys dropped from skill, agent and command frontmatter: ai-rulez reads them, assistants don't.
-const ITEM_FILE_DROPPED_KEYS: [&str; 12] = [
+pub(crate) const ITEM_FILE_DROPPED_KEYS: [&str; 12] = [
     "title",
     "priority",
     "targets",
@@ -332,6 +332,13 @@ pub(crate) struct WrittenFrontmatter {
 /// `name`, which the file name carries, are never reported as left out). When nothing needs
 /// translating, the user's own YAML text is kept (see [`item_frontmatter`]).
 pub(crate) fn item_file_frontmatter(item: &Item, spec: &ItemFilesSpec) -> WrittenFrontmatter {
+    if let Some((_, left_out)) = super::render::toml_items::toml_text(spec.format, spec, item) {
+        // A TOML format has no frontmatter; only what it leaves out matters here.
+        return WrittenFrontmatter {
+            yaml: None,
+            left_out,
+        };
+    }
     let keep_all = spec.keys.iter().any(|key| key == "*");
     let reported = |key: &str| !ITEM_FILE_DROPPED_KEYS.contains(&key) && key != "name";
     let translated = match spec.vocabulary {

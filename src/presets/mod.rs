@@ -232,6 +232,10 @@ pub(crate) struct PresetSpec {
     pub commands: Option<ItemFilesSpec>,
     /// Which MCP settings document the assistant reads.
     pub mcp: Option<McpSpec>,
+    /// The assistant also reads `AGENTS.md` files in sub-folders (for the files it works on),
+    /// so a folder-scoped rule may live in `<folder>/AGENTS.md` (`nested_agents_md = true`).
+    #[serde(default)]
+    pub reads_nested_agents_md: bool,
 }
 
 /// What a root file contains.
@@ -320,6 +324,25 @@ pub(crate) struct ItemFilesSpec {
     /// Keys added with these values when the source has none (`mode = "subagent"`).
     #[serde(default)]
     pub defaults: indexmap::IndexMap<String, String>,
+    /// How each file is written: Markdown with frontmatter (the default) or one of the TOML
+    /// formats of `render::toml_items`.
+    #[serde(default)]
+    pub format: ItemFormat,
+}
+
+/// The file format of an agent or command file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum ItemFormat {
+    /// Markdown, with YAML frontmatter unless `keys` is empty.
+    #[default]
+    Markdown,
+    /// A Gemini CLI custom command: `description` and `prompt` (`$ARGUMENTS` becomes
+    /// `{{args}}`); <https://geminicli.com/docs/cli/custom-commands/>.
+    GeminiCommandToml,
+    /// A Codex custom agent: `name`, `description` and `developer_instructions`;
+    /// <https://developers.openai.com/codex/subagents>.
+    CodexAgentToml,
 }
 
 /// MCP settings document.
@@ -360,6 +383,18 @@ pub fn default_reads(name: &str) -> Option<Vec<String>> {
         .iter()
         .find(|spec| spec.name == name)
         .map(|spec| spec.reads.clone())
+}
+
+/// Whether the assistant of the built-in preset `name` also reads `AGENTS.md` files in
+/// sub-folders (its spec's `reads_nested_agents_md`), or `None` for an unknown preset. Tests
+/// add nested `AGENTS.md` files to the effective context with it.
+#[must_use]
+pub fn reads_nested_agents_md(name: &str) -> Option<bool> {
+    let specs = PARSED_SPECS.as_ref().ok()?;
+    specs
+        .iter()
+        .find(|spec| spec.name == name)
+        .map(|spec| spec.reads_nested_agents_md)
 }
 
 /// Picks the specs named by `names` (config order). Unknown names are skipped with a warning.
@@ -433,9 +468,20 @@ pub(crate) fn is_output_path(path: &str) -> bool {
                 .as_ref()
                 .is_some_and(|commands| in_folder(&commands.dir, Some(&commands.extension)))
     }) || path == "AGENTS.md"
+        || is_nested_agents_md(path)
         || LEGACY_OUTPUT_FOLDERS
             .iter()
             .any(|folder| in_folder(folder, None))
+}
+
+/// Whether `path` is an `AGENTS.md` in a sub-folder none of whose components is hidden (where
+/// `nested_agents_md = true` writes folder-scoped rules; never inside `.git/` or `.ai-rulez/`).
+fn is_nested_agents_md(path: &str) -> bool {
+    path.strip_suffix("/AGENTS.md").is_some_and(|folder| {
+        folder
+            .split('/')
+            .all(|component| !component.is_empty() && !component.starts_with('.'))
+    })
 }
 
 /// Folders the Go ai-rulez wrote to that no current preset uses (Codex skills moved to
@@ -464,6 +510,7 @@ mod tests {
             ".mcp.json",
             ".codex/config.toml",
             ".agents/skills/s/scripts/run.sh",
+            "services/api/AGENTS.md",
         ] {
             assert!(super::is_output_path(path), "{path}");
         }
@@ -477,6 +524,9 @@ mod tests {
             ".claude/rules/x.txt",
             ".claude/rules",
             "a\nb",
+            ".git/AGENTS.md",
+            "src/.ai-rulez/AGENTS.md",
+            "src/NOTAGENTS.md",
         ] {
             assert!(!super::is_output_path(path), "{path}");
         }

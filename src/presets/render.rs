@@ -9,20 +9,20 @@ use minijinja::{Environment, UndefinedBehavior, context, syntax::SyntaxConfig};
 use serde::Serialize;
 
 use super::frontmatter_memo::FrontmatterMemo;
-use super::{
-    ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES, fallback, fields,
-    reads,
-};
+use super::{PresetSpec, RootContent, RulesSpec, TEMPLATES, fallback, reads};
 use crate::config::RulesMode;
 use crate::content::{Activation, Item, Kind};
 use crate::error::{Error, Result};
 use crate::frontmatter::yaml_string;
 use crate::markdown;
-use crate::mcp_config::{self, DocumentShape};
 use crate::plan::{Content, Markdown, Output, Plan};
 use crate::project::{Project, View};
 
+mod item_files;
+mod mcp_entries;
+mod nested;
 mod rule_files;
+pub(crate) mod toml_items;
 
 use rule_files::RuleFile;
 
@@ -61,6 +61,15 @@ pub(crate) fn render(
         presets,
         &placements,
     ));
+    let mut nested_agents_md = false;
+    if project.config.nested_agents_md {
+        let blockers = nested::blockers(&project.config, presets);
+        if blockers.is_empty() {
+            nested_agents_md = true;
+        } else {
+            plan.warnings.push(nested::blocked_message(&blockers));
+        }
+    }
     let renderer = Renderer {
         project,
         view,
@@ -68,6 +77,7 @@ pub(crate) fn render(
         frontmatter,
         root_writers,
         placements,
+        nested_agents_md,
     };
     for preset in presets {
         renderer.preset(preset, lookup, &mut plan)?;
@@ -157,6 +167,8 @@ struct Renderer<'a> {
     root_writers: BTreeMap<String, Vec<String>>,
     /// Which homes carry each rule and context item (one copy per assistant).
     placements: reads::Placements,
+    /// Folder-scoped rules go to `<folder>/AGENTS.md` (see [`nested`]).
+    nested_agents_md: bool,
 }
 
 /// One item as the root template shows it.
@@ -420,7 +432,11 @@ impl Renderer<'_> {
                 ));
             }
         }
-        let text = self.root_text(&root.path, &writers, root_rules)?;
+        let mut root_rules = root_rules.to_vec();
+        if self.nested_agents_md && root.path == "AGENTS.md" {
+            root_rules = self.nested_files(preset, &writers, &root_rules, plan)?;
+        }
+        let text = self.root_text(&root.path, &writers, &root_rules)?;
         let markdown = Markdown::build(None, &text, &source, true);
         if let Some(limit) = root.max_bytes
             && markdown.bytes.len() > limit
@@ -441,14 +457,7 @@ impl Renderer<'_> {
 
     fn root_text(&self, path: &str, writers: &[String], rules: &[&Item]) -> Result<String> {
         let config = &self.project.config;
-        let entry = |item: &Item| {
-            let body = inline_body(&item.body);
-            RootEntry {
-                title: item.title.clone(),
-                scope_line: scope_line(item),
-                body: body.trim_end().to_owned(),
-            }
-        };
+        let entry = root_entry;
         // A root file carries an item only where `reads::place` kept this path for it.
         let included = |item: &Item| {
             targets_match(item, path, writers)
@@ -479,129 +488,6 @@ impl Renderer<'_> {
             .map_err(template_error)?;
         Ok(format!("{}\n", text.trim_end()))
     }
-
-    fn skill(preset: &PresetSpec, skills: &SkillsSpec, item: &Item, plan: &mut Plan) -> Result<()> {
-        let folder = format!("{}/{}", skills.dir, item.id);
-        let path = format!("{folder}/SKILL.md");
-        if !targets_match(item, &path, std::slice::from_ref(&preset.name)) {
-            return Ok(());
-        }
-        let yaml = fields::item_frontmatter(item, &skills.keys, true);
-        let markdown = Markdown::build(
-            Some(&yaml),
-            &ensure_newline(&item.body),
-            &item.source_path,
-            false,
-        );
-        plan.add(Output {
-            path,
-            content: Content::Markdown(markdown),
-            writers: vec![preset.name.clone()],
-        })?;
-        for resource in &item.resources {
-            plan.add(Output {
-                path: format!("{folder}/{}", resource.relative_path),
-                content: Content::Verbatim {
-                    bytes: resource.bytes.clone(),
-                    executable: resource.executable,
-                },
-                writers: vec![preset.name.clone()],
-            })?;
-        }
-        Ok(())
-    }
-
-    /// Writes one agent or command file, translating its fields into the preset's vocabulary;
-    /// what cannot be expressed is added to `left_out` as `<id> (<fields>)`.
-    fn item_file(
-        preset: &PresetSpec,
-        spec: &ItemFilesSpec,
-        item: &Item,
-        left_out: &mut Vec<String>,
-        plan: &mut Plan,
-    ) -> Result<()> {
-        let path = format!("{}/{}{}", spec.dir, item.id, spec.extension);
-        if !targets_match(item, &path, std::slice::from_ref(&preset.name)) {
-            return Ok(());
-        }
-        let written = fields::item_file_frontmatter(item, spec);
-        if !written.left_out.is_empty() {
-            left_out.push(format!("{} ({})", item.id, written.left_out.join(", ")));
-        }
-        let body = match &written.yaml {
-            Some(_) => ensure_newline(&item.body),
-            None => trim_blank_edges(&item.body),
-        };
-        let markdown = Markdown::build(written.yaml.as_deref(), &body, &item.source_path, false);
-        plan.add(Output {
-            path,
-            content: Content::Markdown(markdown),
-            writers: vec![preset.name.clone()],
-        })
-    }
-
-    fn mcp(
-        &self,
-        preset: &PresetSpec,
-        shape: &str,
-        lookup: &dyn Fn(&str) -> Option<String>,
-        plan: &mut Plan,
-    ) -> Result<()> {
-        let servers = &self.project.config.mcp_servers;
-        if servers.is_empty() {
-            return Ok(());
-        }
-        let shape: DocumentShape = shape.parse().map_err(|error: mcp_config::McpConfigError| {
-            Error::Usage(format!("preset {}: {error}", preset.name))
-        })?;
-        let (entries, left_out) = mcp_config::render_entries_leaving_out(shape, servers, lookup)
-            .map_err(|error| {
-                Error::invalid(&self.project.config_relative, None, error.to_string())
-            })?;
-        for reason in &left_out {
-            plan.warnings
-                .push(left_out_message(preset, shape.default_path(), reason));
-        }
-        if entries.is_empty() {
-            return Ok(());
-        }
-        plan.add(Output {
-            path: shape.default_path().to_owned(),
-            content: Content::Entries { shape, entries },
-            writers: vec![preset.name.clone()],
-        })
-    }
-}
-
-/// What `generate` says about an MCP server left out of one assistant's settings document at
-/// `path` (see [`mcp_config::render_entries_leaving_out`]): which server, why, and what to do.
-fn left_out_message(
-    preset: &PresetSpec,
-    path: &str,
-    reason: &mcp_config::McpConfigError,
-) -> String {
-    use mcp_config::McpConfigError::{UnresolvedVariable, UnsupportedTransport};
-    match reason {
-        UnsupportedTransport {
-            server, transport, ..
-        } => format!(
-            "{}: MCP server `{server}` is left out of {path}: {} has no {transport} transport (the other assistants still get it); give the server an `http` url if it has one",
-            preset.name, preset.label
-        ),
-        UnresolvedVariable {
-            variable, server, ..
-        } => format!(
-            "{}: MCP server `{server}` is left out of {path}: it needs `${{{variable}}}`, which is not set, and {} cannot refer to a variable there{}, so the value would have to be written into the file (the other assistants still get the server); set {variable} and run `ai-rulez generate` again",
-            preset.name,
-            preset.label,
-            if path == mcp_config::DocumentShape::CodexConfigToml.default_path() {
-                " (it forwards only an `env` value of the same name, `Authorization: Bearer ${NAME}` and whole-value headers)"
-            } else {
-                ""
-            }
-        ),
-        other => format!("{}: {other}", preset.name),
-    }
 }
 
 /// Whether `item` goes to the output at `path` written by `writers`: no `targets` means
@@ -626,6 +512,17 @@ pub(crate) fn targets_match(item: &Item, path: &str, writers: &[String]) -> bool
             || (target.ends_with('/') && path.starts_with(target))
             || crate::scope::target_matches(target, &path)
     })
+}
+
+/// One item as a root file shows it: its title, the line saying when it applies, and its body
+/// without its own title line.
+fn root_entry(item: &Item) -> RootEntry {
+    let body = inline_body(&item.body);
+    RootEntry {
+        title: item.title.clone(),
+        scope_line: scope_line(item),
+        body: body.trim_end().to_owned(),
+    }
 }
 
 /// The line under an inline item's heading that says when it applies.

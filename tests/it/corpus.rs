@@ -170,7 +170,8 @@ fn corpus_goldziher_poly() {
     assert_eq!(generated.paths("update"), BTreeSet::new());
     assert_eq!(generated.paths("delete"), BTreeSet::new());
     assert_eq!(generated.paths("create"), generated.new_files());
-    assert_eq!(generated.new_files().len(), 25);
+    // 25 before Codex custom agents; its two agents add `.codex/agents/<id>.toml`.
+    assert_eq!(generated.new_files().len(), 27);
 }
 
 #[test]
@@ -264,13 +265,14 @@ fn corpus_xberg_io_alef_creates_exactly_its_outputs() {
     for path in [
         ".ai-rulez/.generated-manifest.json",
         ".claude/agents/alef-developer.md",
+        ".codex/agents/alef-developer.toml",
         ".gitignore",
         "AGENTS.md",
         "CLAUDE.md",
     ] {
         expected.insert(path.to_owned());
     }
-    assert_eq!(expected.len(), 33);
+    assert_eq!(expected.len(), 34);
     assert_eq!(generated.new_files(), expected);
     assert_eq!(generated.paths("create"), expected);
     assert_eq!(generated.paths("update"), BTreeSet::new());

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use ai_rulez::testing::presets::default_reads;
+use ai_rulez::testing::presets::{default_reads, reads_nested_agents_md};
 
 use crate::support::Project;
 
@@ -54,20 +54,23 @@ fn project(presets: &str, extra: &str) -> Project {
 }
 
 /// The generated files `preset`'s assistant reads in `project`: every file equal to or below a
-/// path of its `reads` list, plus `AGENTS.md` when one of those is a Markdown file importing it.
+/// path of its `reads` list, the `AGENTS.md` files in sub-folders when it reads those, plus
+/// `AGENTS.md` when one of those is a Markdown file importing it.
 fn files_read(project: &Project, preset: &str) -> Vec<String> {
     let reads = default_reads(preset).unwrap_or_else(|| panic!("unknown preset {preset}"));
+    let nested = reads_nested_agents_md(preset) == Some(true);
     let mut read: Vec<String> = project
         .files()
         .into_iter()
         .filter(|file| !file.starts_with(".ai-rulez/"))
         .filter(|file| {
-            reads.iter().any(|path| {
-                file == path
-                    || file
-                        .strip_prefix(path.as_str())
-                        .is_some_and(|rest| rest.starts_with('/'))
-            })
+            (nested && file.ends_with("/AGENTS.md"))
+                || reads.iter().any(|path| {
+                    file == path
+                        || file
+                            .strip_prefix(path.as_str())
+                            .is_some_and(|rest| rest.starts_with('/'))
+                })
         })
         .collect();
     let imports_agents_md = read.iter().any(|file| {
@@ -150,6 +153,20 @@ fn b40_cursor_codex_copilot_read_each_item_once() {
 fn codex_and_cursor_read_each_item_once() {
     let (_, _, wrong) = generate(r#"["codex", "cursor"]"#, "");
     assert_eq!(wrong, Vec::new());
+}
+
+#[test]
+fn with_nested_agents_md_every_nested_reader_reads_each_item_once() {
+    let presets = r#"["amp", "cline", "codex", "cursor", "devin", "kiro", "opencode", "windsurf"]"#;
+    let project = project(presets, "nested_agents_md = true\n");
+    project.run(&["generate"]).expect_code(0);
+    // The glob rule (`src/**/*.rs`) moved next to the code it is about.
+    assert!(project.read("src/AGENTS.md").contains("GLOBMARK"));
+    assert!(!project.read("AGENTS.md").contains("GLOBMARK"));
+    let names = [
+        "amp", "cline", "codex", "cursor", "devin", "kiro", "opencode", "windsurf",
+    ];
+    assert_eq!(not_once(&effective_context(&project, &names)), Vec::new());
 }
 
 #[test]

@@ -25,6 +25,7 @@ mod mcp_registry;
 mod memory;
 mod nested_context;
 mod preset_outputs;
+mod preset_surfaces;
 mod review;
 mod robustness;
 mod scale;

@@ -138,6 +138,7 @@ fn b59_the_xberg_tree_generates_with_github_token_unset() {
         [
             "warning: .ai-rulez/config.toml: config keys not supported by this version yet and ignored: builtins, marketplaces, plugins",
             "warning: codex: MCP server `github` is left out of .codex/config.toml: it needs `${GITHUB_TOKEN}`, which is not set, and OpenAI Codex cannot refer to a variable there (it forwards only an `env` value of the same name, `Authorization: Bearer ${NAME}` and whole-value headers), so the value would have to be written into the file (the other assistants still get the server); set GITHUB_TOKEN and run `ai-rulez generate` again",
+            "warning: antigravity: MCP server `github` is left out of .agents/mcp_config.json: it needs `${GITHUB_TOKEN}`, which is not set, and Antigravity documents no variable references in that file, so the value would have to be written into it (the other assistants still get the server); set GITHUB_TOKEN and run `ai-rulez generate` again",
             "warning: antigravity: 1 item is left out of Antigravity's own files because Antigravity already reads it in files the codex preset writes: basemind-tools (in AGENTS.md)",
             "warning: copilot: 1 item is left out of GitHub Copilot's own files because GitHub Copilot already reads it in files the claude preset writes: basemind-tools (in .claude/rules)",
             "warning: cursor: 1 item is left out of Cursor's own files because Cursor already reads it in files the codex preset writes: basemind-tools (in AGENTS.md)",
@@ -170,7 +171,7 @@ fn b59_the_xberg_tree_generates_with_github_token_unset() {
     with_token.expect_code(0);
     assert_eq!(
         with_token.stdout(),
-        "update: .ai-rulez/.generated-manifest.json\nupdate: .codex/config.toml\n"
+        "update: .agents/mcp_config.json\nupdate: .ai-rulez/.generated-manifest.json\nupdate: .codex/config.toml\n"
     );
     assert!(
         project
