@@ -16,6 +16,7 @@
 //! - Gemini CLI `.gemini/settings.json`: <https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md>
 //! - `OpenCode` `opencode.json`: <https://opencode.ai/docs/mcp-servers/>
 //! - Codex `.codex/config.toml`: <https://developers.openai.com/codex/mcp>
+//! - GitHub Copilot CLI `.github/mcp.json`: <https://docs.github.com/en/copilot/reference/copilot-cli-reference>
 
 mod digest;
 mod json;
@@ -108,17 +109,21 @@ pub enum DocumentShape {
     OpencodeJson,
     /// Codex project config `.codex/config.toml`, servers under `[mcp_servers]`.
     CodexConfigToml,
+    /// GitHub Copilot CLI project file `.github/mcp.json`, servers under `mcpServers` (the CLI
+    /// reads `.mcp.json` and `.github/mcp.json`, no longer `.vscode/mcp.json`).
+    CopilotMcpJson,
 }
 
 impl DocumentShape {
     /// Every shape, in a fixed order, for callers that iterate over all assistants.
-    pub const ALL: [DocumentShape; 6] = [
+    pub const ALL: [DocumentShape; 7] = [
         DocumentShape::ClaudeMcpJson,
         DocumentShape::CursorMcpJson,
         DocumentShape::VscodeMcpJson,
         DocumentShape::GeminiSettingsJson,
         DocumentShape::OpencodeJson,
         DocumentShape::CodexConfigToml,
+        DocumentShape::CopilotMcpJson,
     ];
 
     /// The document path relative to the project root that the assistant reads.
@@ -134,6 +139,7 @@ impl DocumentShape {
             DocumentShape::GeminiSettingsJson => ".gemini/settings.json",
             DocumentShape::OpencodeJson => "opencode.json",
             DocumentShape::CodexConfigToml => ".codex/config.toml",
+            DocumentShape::CopilotMcpJson => ".github/mcp.json",
         }
     }
 
@@ -149,6 +155,7 @@ impl DocumentShape {
             DocumentShape::GeminiSettingsJson => "gemini-settings-json",
             DocumentShape::OpencodeJson => "opencode-json",
             DocumentShape::CodexConfigToml => "codex-config-toml",
+            DocumentShape::CopilotMcpJson => "copilot-mcp-json",
         }
     }
 
@@ -161,7 +168,8 @@ impl DocumentShape {
         match self {
             DocumentShape::ClaudeMcpJson
             | DocumentShape::CursorMcpJson
-            | DocumentShape::GeminiSettingsJson => "mcpServers",
+            | DocumentShape::GeminiSettingsJson
+            | DocumentShape::CopilotMcpJson => "mcpServers",
             DocumentShape::VscodeMcpJson => "servers",
             DocumentShape::OpencodeJson => "mcp",
             DocumentShape::CodexConfigToml => "mcp_servers",
@@ -276,9 +284,19 @@ pub enum McpConfigError {
         /// The servers key the shape expects.
         servers_key: &'static str,
     },
+    /// A server name the assistant lists but never starts (see [`is_portable_server_name`]).
+    #[error(
+        "MCP server `{server}`: {path} would list it but its assistant never starts a server with that name"
+    )]
+    UnsupportedName {
+        /// Server name.
+        server: String,
+        /// Document the entry is for.
+        path: String,
+    },
     /// A shape name that [`DocumentShape::from_str`] does not know.
     #[error(
-        "unknown MCP document shape `{0}`; expected one of claude-mcp-json, cursor-mcp-json, vscode-mcp-json, gemini-settings-json, opencode-json, codex-config-toml"
+        "unknown MCP document shape `{0}`; expected one of claude-mcp-json, cursor-mcp-json, vscode-mcp-json, gemini-settings-json, opencode-json, codex-config-toml, copilot-mcp-json"
     )]
     UnknownShape(String),
 }
@@ -335,9 +353,25 @@ pub(crate) fn render_entries(
         .collect()
 }
 
+/// Whether every assistant starts an MCP server called `name`: 1 to 64 ASCII letters, digits,
+/// `_`, `-`, `.`, `/` and `@` (registry names such as `ai.exa/exa` included). Input: the name as
+/// configured. Output: true when every assistant starts it.
+///
+/// Found with the assistants' own CLIs (compat/, 2026-12-01): Codex 0.171.0 lists a server whose
+/// name holds a space, `:`, `+` or a non-ASCII letter but never starts it, while it starts
+/// `a.b`, `a/b` and `a@b`; Claude Code, Gemini CLI and `OpenCode` start `my server` too.
+#[must_use]
+pub(crate) fn is_portable_server_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/' | b'@'))
+}
+
 /// Renders every server for one assistant as [`render_entries`] does, but leaves out each
 /// server this assistant cannot be given instead of failing the whole run: an SSE server for
-/// Codex ([`McpConfigError::UnsupportedTransport`]) and a variable Codex cannot forward by name
+/// Codex ([`McpConfigError::UnsupportedTransport`]), a server name Codex never starts
+/// ([`McpConfigError::UnsupportedName`], see [`is_portable_server_name`]) and a variable Codex cannot forward by name
 /// whose value is not set ([`McpConfigError::UnresolvedVariable`]). The other assistants still
 /// get those servers.
 ///
@@ -358,6 +392,7 @@ pub(crate) fn render_entries_leaving_out(
             Ok(entry) => entries.push(entry),
             Err(
                 error @ (McpConfigError::UnsupportedTransport { .. }
+                | McpConfigError::UnsupportedName { .. }
                 | McpConfigError::UnresolvedVariable { .. }),
             ) => left_out.push(error),
             Err(error) => return Err(error),
@@ -493,3 +528,5 @@ fn same_in_order(a: &Value, b: &Value) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_compat;

@@ -201,6 +201,12 @@ pub(super) fn render_one(
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Entry, McpConfigError> {
     let path = shape.default_path();
+    if shape == DocumentShape::CodexConfigToml && !super::is_portable_server_name(&server.name) {
+        return Err(McpConfigError::UnsupportedName {
+            server: server.name.clone(),
+            path: path.to_owned(),
+        });
+    }
     let mut r = Renderer {
         lookup,
         server: &server.name,
@@ -208,7 +214,9 @@ pub(super) fn render_one(
         resolved_any: false,
     };
     let style = match shape {
-        DocumentShape::ClaudeMcpJson | DocumentShape::GeminiSettingsJson => Style::Keep,
+        DocumentShape::ClaudeMcpJson
+        | DocumentShape::GeminiSettingsJson
+        | DocumentShape::CopilotMcpJson => Style::Keep,
         DocumentShape::CursorMcpJson | DocumentShape::VscodeMcpJson => Style::Wrap("${env:", "}"),
         DocumentShape::OpencodeJson => Style::Wrap("{env:", "}"),
         DocumentShape::CodexConfigToml => Style::Resolve,
@@ -244,7 +252,9 @@ pub(super) fn render_one(
                 _ => {
                     if matches!(
                         shape,
-                        DocumentShape::ClaudeMcpJson | DocumentShape::VscodeMcpJson
+                        DocumentShape::ClaudeMcpJson
+                            | DocumentShape::VscodeMcpJson
+                            | DocumentShape::CopilotMcpJson
                     ) {
                         pair.plain("type", Value::from("stdio"));
                     }
@@ -305,13 +315,15 @@ fn render_remote(
         }
         DocumentShape::CursorMcpJson => pair.string("url", url),
         DocumentShape::GeminiSettingsJson => {
-            // Gemini CLI reads streamable HTTP from `httpUrl` and SSE from `url`.
-            let field = if server.transport == Transport::Http {
-                "httpUrl"
+            // Gemini CLI reads streamable HTTP from `httpUrl` and SSE from `url`. A bare `url`
+            // makes it try streamable HTTP first and show the server as "(http) - Disconnected"
+            // in `gemini mcp list`; `type = "sse"` connects straight away (compat/, 0.61.0).
+            if server.transport == Transport::Http {
+                pair.string("httpUrl", url);
             } else {
-                "url"
-            };
-            pair.string(field, url);
+                pair.plain("type", Value::from("sse"));
+                pair.string("url", url);
+            }
         }
         _ => {
             pair.plain("type", Value::from(transport));

@@ -197,6 +197,7 @@ fn gemini_exact() {
       }
     },
     "events": {
+      "type": "sse",
       "url": "https://example.com/sse"
     }
   }

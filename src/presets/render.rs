@@ -10,8 +10,7 @@ use serde::Serialize;
 
 use super::frontmatter_memo::FrontmatterMemo;
 use super::{
-    ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES, fallback, fields,
-    reads,
+    ItemFilesSpec, PresetSpec, RootContent, RulesSpec, TEMPLATES, fallback, fields, reads,
 };
 use crate::config::RulesMode;
 use crate::content::{Activation, Item, Kind};
@@ -23,6 +22,7 @@ use crate::plan::{Content, Markdown, Output, Plan};
 use crate::project::{Project, View};
 
 mod rule_files;
+mod skill_folders;
 
 use rule_files::RuleFile;
 
@@ -68,6 +68,7 @@ pub(crate) fn render(
         frontmatter,
         root_writers,
         placements,
+        shared_skills: reads::shared_skill_folders(presets),
     };
     for preset in presets {
         renderer.preset(preset, lookup, &mut plan)?;
@@ -157,6 +158,9 @@ struct Renderer<'a> {
     root_writers: BTreeMap<String, Vec<String>>,
     /// Which homes carry each rule and context item (one copy per assistant).
     placements: reads::Placements,
+    /// Presets that leave their skills to another preset's folder (see
+    /// [`reads::shared_skill_folders`]).
+    shared_skills: BTreeMap<String, (String, String)>,
 }
 
 /// One item as the root template shows it.
@@ -250,9 +254,7 @@ impl Renderer<'_> {
             });
         }
         if let Some(skills) = &preset.skills {
-            for item in self.items(Kind::Skill) {
-                Self::skill(preset, skills, item, plan)?;
-            }
+            self.skill_folders(preset, skills, plan)?;
         }
         let mut left_out: Vec<String> = Vec::new();
         if let Some(agents) = &preset.agents {
@@ -277,7 +279,9 @@ impl Renderer<'_> {
             });
         }
         if let Some(mcp) = &preset.mcp {
-            self.mcp(preset, &mcp.shape, lookup, plan)?;
+            for shape in std::iter::once(&mcp.shape).chain(&mcp.extra_shapes) {
+                self.mcp(preset, shape, lookup, plan)?;
+            }
         }
         Ok(())
     }
@@ -480,37 +484,6 @@ impl Renderer<'_> {
         Ok(format!("{}\n", text.trim_end()))
     }
 
-    fn skill(preset: &PresetSpec, skills: &SkillsSpec, item: &Item, plan: &mut Plan) -> Result<()> {
-        let folder = format!("{}/{}", skills.dir, item.id);
-        let path = format!("{folder}/SKILL.md");
-        if !targets_match(item, &path, std::slice::from_ref(&preset.name)) {
-            return Ok(());
-        }
-        let yaml = fields::item_frontmatter(item, &skills.keys, true);
-        let markdown = Markdown::build(
-            Some(&yaml),
-            &ensure_newline(&item.body),
-            &item.source_path,
-            false,
-        );
-        plan.add(Output {
-            path,
-            content: Content::Markdown(markdown),
-            writers: vec![preset.name.clone()],
-        })?;
-        for resource in &item.resources {
-            plan.add(Output {
-                path: format!("{folder}/{}", resource.relative_path),
-                content: Content::Verbatim {
-                    bytes: resource.bytes.clone(),
-                    executable: resource.executable,
-                },
-                writers: vec![preset.name.clone()],
-            })?;
-        }
-        Ok(())
-    }
-
     /// Writes one agent or command file, translating its fields into the preset's vocabulary;
     /// what cannot be expressed is added to `left_out` as `<id> (<fields>)`.
     fn item_file(
@@ -580,12 +553,16 @@ fn left_out_message(
     path: &str,
     reason: &mcp_config::McpConfigError,
 ) -> String {
-    use mcp_config::McpConfigError::{UnresolvedVariable, UnsupportedTransport};
+    use mcp_config::McpConfigError::{UnresolvedVariable, UnsupportedName, UnsupportedTransport};
     match reason {
         UnsupportedTransport {
             server, transport, ..
         } => format!(
             "{}: MCP server `{server}` is left out of {path}: {} has no {transport} transport (the other assistants still get it); give the server an `http` url if it has one",
+            preset.name, preset.label
+        ),
+        UnsupportedName { server, .. } => format!(
+            "{}: MCP server `{server}` is left out of {path}: {} lists a server with that name but never starts it (the other assistants still get it); rename it to ASCII letters, digits, `_`, `-`, `.`, `/` and `@` only",
             preset.name, preset.label
         ),
         UnresolvedVariable {
