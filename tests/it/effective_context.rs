@@ -195,8 +195,9 @@ fn every_single_preset_reads_each_item_once() {
 #[test]
 fn every_preset_without_agents_md_names_the_two_assistants_that_cannot_be_served_once() {
     // Codex reads only AGENTS.md, Claude Code only its own files and Gemini CLI only GEMINI.md;
-    // VS Code reads both AGENTS.md and `.claude/`, Antigravity both AGENTS.md and GEMINI.md. No
-    // placement serves all five once, so those two are named, with the setting that fixes it.
+    // VS Code reads both AGENTS.md and `.claude/`, Antigravity both AGENTS.md and GEMINI.md, and
+    // OpenCode both AGENTS.md and `.claude/skills` (where Claude's auto and manual rules go). No
+    // placement serves them all once, so those three are named, with the setting that fixes it.
     let (_, stderr, wrong) = generate(ALL, "");
     let doubled: Vec<(String, &str)> = wrong
         .iter()
@@ -208,13 +209,17 @@ fn every_preset_without_agents_md_names_the_two_assistants_that_cannot_be_served
     let expected: Vec<(String, &str)> = ["antigravity", "copilot"]
         .into_iter()
         .flat_map(|preset| MARKERS.map(|marker| (preset.to_owned(), marker)))
+        .chain([
+            ("opencode".to_owned(), "AUTOMARK"),
+            ("opencode".to_owned(), "MANUALMARK"),
+        ])
         .collect();
     assert_eq!(doubled, expected);
     let lines: Vec<&str> = stderr
         .lines()
         .filter(|line| line.contains("twice"))
         .collect();
-    assert_eq!(lines.len(), 2, "{stderr}");
+    assert_eq!(lines.len(), 3, "{stderr}");
     assert!(
         lines[0].starts_with(
             "warning: antigravity: Antigravity reads 5 items twice, in AGENTS.md and GEMINI.md, because"
@@ -226,6 +231,13 @@ fn every_preset_without_agents_md_names_the_two_assistants_that_cannot_be_served
         lines[1].starts_with("warning: copilot: GitHub Copilot reads 5 items twice, in"),
         "{}",
         lines[1]
+    );
+    assert!(
+        lines[2].starts_with(
+            "warning: opencode: OpenCode reads 2 items twice, in .claude/skills and AGENTS.md, because"
+        ),
+        "{}",
+        lines[2]
     );
 }
 
