@@ -279,6 +279,14 @@ pub(crate) const CODES: &[Code] = &[
         "An `[[mcp_servers]]` entry needs a `command` (stdio) or a `url` (http, sse), a known transport, and a name used once.",
     ),
     code(
+        "AR603",
+        "mcp-server-name",
+        Warning,
+        false,
+        "An MCP server name some assistant will not use.",
+        "Codex lists a server whose name holds a space, `:`, `+` or a non-ASCII letter (`my server`) but never starts it. `generate` leaves such a server out of `.codex/config.toml`; rename it to 1 to 64 ASCII letters, digits, `_`, `-`, `.`, `/` and `@`.",
+    ),
+    code(
         "AR701",
         "description-duplicate",
         Warning,

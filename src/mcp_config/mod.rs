@@ -23,6 +23,7 @@
 //! - Junie `.junie/mcp/mcp.json` (stdio only): <https://www.jetbrains.com/help/junie/model-context-protocol-mcp.html>
 //! - Devin CLI `.devin/config.json`: <https://docs.devin.ai/cli/extensibility/mcp/configuration>
 //! - Antigravity `.agents/mcp_config.json` (`serverUrl`): <https://antigravity.google/docs/mcp>
+//! - GitHub Copilot CLI `.github/mcp.json`: <https://docs.github.com/en/copilot/reference/copilot-cli-reference>
 
 mod digest;
 mod json;
@@ -130,11 +131,14 @@ pub enum DocumentShape {
     DevinConfigJson,
     /// Antigravity project file `.agents/mcp_config.json`, servers under `mcpServers`.
     AntigravityMcpJson,
+    /// GitHub Copilot CLI project file `.github/mcp.json`, servers under `mcpServers` (the CLI
+    /// reads `.mcp.json` and `.github/mcp.json`, no longer `.vscode/mcp.json`).
+    CopilotMcpJson,
 }
 
 impl DocumentShape {
     /// Every shape, in a fixed order, for callers that iterate over all assistants.
-    pub const ALL: [DocumentShape; 13] = [
+    pub const ALL: [DocumentShape; 14] = [
         DocumentShape::ClaudeMcpJson,
         DocumentShape::CursorMcpJson,
         DocumentShape::VscodeMcpJson,
@@ -148,6 +152,7 @@ impl DocumentShape {
         DocumentShape::JunieMcpJson,
         DocumentShape::DevinConfigJson,
         DocumentShape::AntigravityMcpJson,
+        DocumentShape::CopilotMcpJson,
     ];
 
     /// The document path relative to the project root that the assistant reads.
@@ -170,6 +175,7 @@ impl DocumentShape {
             DocumentShape::JunieMcpJson => ".junie/mcp/mcp.json",
             DocumentShape::DevinConfigJson => ".devin/config.json",
             DocumentShape::AntigravityMcpJson => ".agents/mcp_config.json",
+            DocumentShape::CopilotMcpJson => ".github/mcp.json",
         }
     }
 
@@ -192,6 +198,7 @@ impl DocumentShape {
             DocumentShape::JunieMcpJson => "junie-mcp-json",
             DocumentShape::DevinConfigJson => "devin-config-json",
             DocumentShape::AntigravityMcpJson => "antigravity-mcp-json",
+            DocumentShape::CopilotMcpJson => "copilot-mcp-json",
         }
     }
 
@@ -210,7 +217,8 @@ impl DocumentShape {
             | DocumentShape::KiroMcpJson
             | DocumentShape::JunieMcpJson
             | DocumentShape::DevinConfigJson
-            | DocumentShape::AntigravityMcpJson => "mcpServers",
+            | DocumentShape::AntigravityMcpJson
+            | DocumentShape::CopilotMcpJson => "mcpServers",
             DocumentShape::VscodeMcpJson => "servers",
             DocumentShape::OpencodeJson => "mcp",
             DocumentShape::CodexConfigToml => "mcp_servers",
@@ -250,6 +258,7 @@ impl DocumentShape {
                 | DocumentShape::GeminiSettingsJson
                 | DocumentShape::OpencodeJson
                 | DocumentShape::KiroMcpJson
+                | DocumentShape::CopilotMcpJson
         )
     }
 
@@ -361,9 +370,19 @@ pub enum McpConfigError {
         /// The servers key the shape expects.
         servers_key: &'static str,
     },
+    /// A server name the assistant lists but never starts (see [`is_portable_server_name`]).
+    #[error(
+        "MCP server `{server}`: {path} would list it but its assistant never starts a server with that name"
+    )]
+    UnsupportedName {
+        /// Server name.
+        server: String,
+        /// Document the entry is for.
+        path: String,
+    },
     /// A shape name that [`DocumentShape::from_str`] does not know.
     #[error(
-        "unknown MCP document shape `{0}`; expected one of claude-mcp-json, cursor-mcp-json, vscode-mcp-json, gemini-settings-json, opencode-json, codex-config-toml, kiro-mcp-json, zed-settings-json, amp-settings-json, junie-mcp-json, devin-config-json, antigravity-mcp-json, roo-mcp-json"
+        "unknown MCP document shape `{0}`; expected one of claude-mcp-json, cursor-mcp-json, vscode-mcp-json, gemini-settings-json, opencode-json, codex-config-toml, kiro-mcp-json, zed-settings-json, amp-settings-json, junie-mcp-json, devin-config-json, antigravity-mcp-json, roo-mcp-json, copilot-mcp-json"
     )]
     UnknownShape(String),
 }
@@ -420,10 +439,26 @@ pub(crate) fn render_entries(
         .collect()
 }
 
+/// Whether every assistant starts an MCP server called `name`: 1 to 64 ASCII letters, digits,
+/// `_`, `-`, `.`, `/` and `@` (registry names such as `ai.exa/exa` included). Input: the name as
+/// configured. Output: true when every assistant starts it.
+///
+/// Found with the assistants' own CLIs (compat/, 2026-12-01): Codex 0.171.0 lists a server whose
+/// name holds a space, `:`, `+` or a non-ASCII letter but never starts it, while it starts
+/// `a.b`, `a/b` and `a@b`; Claude Code, Gemini CLI and `OpenCode` start `my server` too.
+#[must_use]
+pub(crate) fn is_portable_server_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/' | b'@'))
+}
+
 /// Renders every server for one assistant as [`render_entries`] does, but leaves out each
 /// server this assistant cannot be given instead of failing the whole run: a transport it lacks
-/// ([`McpConfigError::UnsupportedTransport`], e.g. SSE for Codex, anything remote for Junie)
-/// and a variable it cannot refer to whose value is not set
+/// ([`McpConfigError::UnsupportedTransport`], e.g. SSE for Codex, anything remote for Junie), a
+/// server name Codex never starts ([`McpConfigError::UnsupportedName`], see
+/// [`is_portable_server_name`]) and a variable it cannot refer to whose value is not set
 /// ([`McpConfigError::UnresolvedVariable`]). The other assistants still get those servers.
 ///
 /// Output: (the entries, in input order; the reasons for each server left out, in input order).
@@ -443,6 +478,7 @@ pub(crate) fn render_entries_leaving_out(
             Ok(entry) => entries.push(entry),
             Err(
                 error @ (McpConfigError::UnsupportedTransport { .. }
+                | McpConfigError::UnsupportedName { .. }
                 | McpConfigError::UnresolvedVariable { .. }),
             ) => left_out.push(error),
             Err(error) => return Err(error),
@@ -580,3 +616,5 @@ fn same_in_order(a: &Value, b: &Value) -> bool {
 mod shape_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_compat;

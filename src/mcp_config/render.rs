@@ -201,6 +201,12 @@ pub(super) fn render_one(
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Entry, McpConfigError> {
     let path = shape.default_path();
+    if shape == DocumentShape::CodexConfigToml && !super::is_portable_server_name(&server.name) {
+        return Err(McpConfigError::UnsupportedName {
+            server: server.name.clone(),
+            path: path.to_owned(),
+        });
+    }
     let mut r = Renderer {
         lookup,
         server: &server.name,
@@ -217,7 +223,8 @@ pub(super) fn render_one(
     let style = match shape {
         DocumentShape::ClaudeMcpJson
         | DocumentShape::GeminiSettingsJson
-        | DocumentShape::KiroMcpJson => Style::Keep,
+        | DocumentShape::KiroMcpJson
+        | DocumentShape::CopilotMcpJson => Style::Keep,
         DocumentShape::CursorMcpJson | DocumentShape::VscodeMcpJson => Style::Wrap("${env:", "}"),
         DocumentShape::OpencodeJson => Style::Wrap("{env:", "}"),
         // No expansion documented: Codex (outside its forwarding keys), Zed, Amp, Junie, Devin,
@@ -266,7 +273,9 @@ pub(super) fn render_one(
                 _ => {
                     if matches!(
                         shape,
-                        DocumentShape::ClaudeMcpJson | DocumentShape::VscodeMcpJson
+                        DocumentShape::ClaudeMcpJson
+                            | DocumentShape::VscodeMcpJson
+                            | DocumentShape::CopilotMcpJson
                     ) {
                         pair.plain("type", Value::from("stdio"));
                     }
@@ -343,13 +352,15 @@ fn render_remote(
             pair.string("url", url);
         }
         DocumentShape::GeminiSettingsJson => {
-            // Gemini CLI reads streamable HTTP from `httpUrl` and SSE from `url`.
-            let field = if server.transport == Transport::Http {
-                "httpUrl"
+            // Gemini CLI reads streamable HTTP from `httpUrl` and SSE from `url`. A bare `url`
+            // makes it try streamable HTTP first and show the server as "(http) - Disconnected"
+            // in `gemini mcp list`; `type = "sse"` connects straight away (compat/, 0.61.0).
+            if server.transport == Transport::Http {
+                pair.string("httpUrl", url);
             } else {
-                "url"
-            };
-            pair.string(field, url);
+                pair.plain("type", Value::from("sse"));
+                pair.string("url", url);
+            }
         }
         _ => {
             pair.plain("type", Value::from(transport));

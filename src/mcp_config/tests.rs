@@ -257,6 +257,7 @@ fn gemini_exact() {
       }
     },
     "events": {
+      "type": "sse",
       "url": "https://example.com/sse"
     }
   }

@@ -304,6 +304,12 @@ pub(crate) struct SkillsSpec {
     pub dir: String,
     /// Frontmatter keys kept; `"*"` keeps every key except ai-rulez's own.
     pub keys: Vec<String>,
+    /// Other presets' skills folders the assistant also discovers. When an enabled preset
+    /// writes one of them, the skills it writes there are left out of `dir`, so the assistant
+    /// finds each skill once (Gemini CLI warns "Skill conflict detected" for a skill in both
+    /// `.gemini/skills` and `.agents/skills`); see [`reads::shared_skill_folders`].
+    #[serde(default)]
+    pub reads: Vec<String>,
 }
 
 /// Subagent or command files.
@@ -351,6 +357,10 @@ pub(crate) enum ItemFormat {
 pub(crate) struct McpSpec {
     /// Shape name (see `mcp_config::DocumentShape`).
     pub shape: String,
+    /// More documents with the same servers, for an assistant family whose tools read different
+    /// files (GitHub Copilot: VS Code reads `.vscode/mcp.json`, the CLI `.github/mcp.json`).
+    #[serde(default)]
+    pub extra_shapes: Vec<String>,
 }
 
 /// All built-in specs, sorted by name.
@@ -447,9 +457,13 @@ pub(crate) fn is_output_path(path: &str) -> bool {
     specs.iter().any(|spec| {
         spec.root.as_ref().is_some_and(|root| root.path == path)
             || spec.mcp.as_ref().is_some_and(|mcp| {
-                mcp.shape
-                    .parse::<crate::mcp_config::DocumentShape>()
-                    .is_ok_and(|shape| shape.default_path() == path)
+                std::iter::once(&mcp.shape)
+                    .chain(&mcp.extra_shapes)
+                    .any(|shape| {
+                        shape
+                            .parse::<crate::mcp_config::DocumentShape>()
+                            .is_ok_and(|shape| shape.default_path() == path)
+                    })
             })
             || spec
                 .rules

@@ -320,3 +320,37 @@ pub(crate) fn left_out_note(
         ),
     }
 }
+
+/// For each enabled preset whose assistant also discovers another enabled preset's skills
+/// folder (its spec's `skills.reads`, e.g. Gemini CLI and Codex's `.agents/skills`): preset name
+/// → (that folder, the preset that writes it). The owner must read no other preset's folder
+/// itself, so two presets never both leave their skills to each other.
+///
+/// Input: the enabled presets, in config order. Output: one entry per preset that leaves its
+/// skills to another; presets without skills or `skills.reads` never appear.
+#[must_use]
+pub(crate) fn shared_skill_folders(presets: &[PresetSpec]) -> BTreeMap<String, (String, String)> {
+    let reads_other = |preset: &PresetSpec| -> Option<(String, String)> {
+        let skills = preset.skills.as_ref()?;
+        presets
+            .iter()
+            .filter(|other| other.name != preset.name)
+            .find_map(|other| {
+                let dir = &other.skills.as_ref()?.dir;
+                skills
+                    .reads
+                    .contains(dir)
+                    .then(|| (dir.clone(), other.name.clone()))
+            })
+    };
+    presets
+        .iter()
+        .filter_map(|preset| {
+            let (dir, owner) = reads_other(preset)?;
+            let owner_spec = presets.iter().find(|spec| spec.name == owner)?;
+            reads_other(owner_spec)
+                .is_none()
+                .then(|| (preset.name.clone(), (dir, owner)))
+        })
+        .collect()
+}

@@ -22,6 +22,7 @@ mod item_files;
 mod mcp_entries;
 mod nested;
 mod rule_files;
+mod skill_folders;
 pub(crate) mod toml_items;
 
 use rule_files::RuleFile;
@@ -78,6 +79,7 @@ pub(crate) fn render(
         root_writers,
         placements,
         nested_agents_md,
+        shared_skills: reads::shared_skill_folders(presets),
     };
     for preset in presets {
         renderer.preset(preset, lookup, &mut plan)?;
@@ -169,6 +171,9 @@ struct Renderer<'a> {
     placements: reads::Placements,
     /// Folder-scoped rules go to `<folder>/AGENTS.md` (see [`nested`]).
     nested_agents_md: bool,
+    /// Presets that leave their skills to another preset's folder (see
+    /// [`reads::shared_skill_folders`]).
+    shared_skills: BTreeMap<String, (String, String)>,
 }
 
 /// One item as the root template shows it.
@@ -262,9 +267,7 @@ impl Renderer<'_> {
             });
         }
         if let Some(skills) = &preset.skills {
-            for item in self.items(Kind::Skill) {
-                Self::skill(preset, skills, item, plan)?;
-            }
+            self.skill_folders(preset, skills, plan)?;
         }
         let mut left_out: Vec<String> = Vec::new();
         if let Some(agents) = &preset.agents {
@@ -289,7 +292,9 @@ impl Renderer<'_> {
             });
         }
         if let Some(mcp) = &preset.mcp {
-            self.mcp(preset, &mcp.shape, lookup, plan)?;
+            for shape in std::iter::once(&mcp.shape).chain(&mcp.extra_shapes) {
+                self.mcp(preset, shape, lookup, plan)?;
+            }
         }
         Ok(())
     }

@@ -292,7 +292,8 @@ fn corpus_botsandbytes_decode_replaces_go_outputs_and_keeps_unprovable_settings(
     let generated = round_trip("botsandbytes__decode");
     let project = &generated.project;
     // `gitignore = false`: no .gitignore. Go outputs with a blake3 banner (and the Go manifest's
-    // skill copies) are replaced without --force; outputs no preset produces any more are deleted.
+    // skill copies) are replaced without --force; outputs no preset produces any more are deleted
+    // (Copilot reads the skills in .claude/skills and .agents/skills, so .github/skills goes).
     assert_eq!(
         generated.first.stdout(),
         "update: .agents/skills/ai-rulez/SKILL.md\n\
@@ -304,8 +305,8 @@ fn corpus_botsandbytes_decode_replaces_go_outputs_and_keeps_unprovable_settings(
          delete: .codex/skills/ai-rulez/SKILL.md\n\
          delete: .codex/skills/code-reviewer/SKILL.md\n\
          update: .github/copilot-instructions.md\n\
-         update: .github/skills/ai-rulez/SKILL.md\n\
-         update: .github/skills/code-reviewer/SKILL.md\n\
+         delete: .github/skills/ai-rulez/SKILL.md\n\
+         delete: .github/skills/code-reviewer/SKILL.md\n\
          update: AGENTS.md\n\
          update: CLAUDE.md\n\
          delete: GEMINI.md\n"

@@ -214,8 +214,9 @@ fn every_single_preset_reads_each_item_once() {
 fn every_preset_without_agents_md_names_the_assistants_that_cannot_be_served_once() {
     // Codex reads only AGENTS.md, Claude Code only its own files and Gemini CLI only GEMINI.md;
     // VS Code reads both AGENTS.md and `.claude/`, Antigravity both AGENTS.md and GEMINI.md,
-    // Augment both AGENTS.md and CLAUDE.md, and Crush all three root files. No placement serves
-    // all of them once, so those four are named, with the setting that fixes it.
+    // Augment both AGENTS.md and CLAUDE.md, Crush all three root files, and OpenCode both
+    // AGENTS.md and `.claude/skills` (where Claude's auto and manual rules go). No placement
+    // serves all of them once, so those five are named, with the setting that fixes it.
     let (_, stderr, wrong) = generate(ALL, "");
     let doubled: Vec<(String, &str, usize)> = wrong
         .iter()
@@ -230,6 +231,7 @@ fn every_preset_without_agents_md_names_the_assistants_that_cannot_be_served_onc
         ("copilot", &MARKERS[..], 2),
         ("crush", &MARKERS[..4], 2),
         ("crush", &["CTXMARK"][..], 3),
+        ("opencode", &["AUTOMARK", "MANUALMARK"][..], 2),
     ]
     .into_iter()
     .flat_map(|(preset, markers, count)| {
@@ -243,7 +245,7 @@ fn every_preset_without_agents_md_names_the_assistants_that_cannot_be_served_onc
         .lines()
         .filter(|line| line.contains("twice"))
         .collect();
-    assert_eq!(lines.len(), 4, "{stderr}");
+    assert_eq!(lines.len(), 5, "{stderr}");
     assert!(
         lines[0].starts_with(
             "warning: antigravity: Antigravity reads 5 items twice, in AGENTS.md and GEMINI.md, because"
@@ -256,18 +258,16 @@ fn every_preset_without_agents_md_names_the_assistants_that_cannot_be_served_onc
         "{}",
         lines[1]
     );
-    assert!(
-        lines[2].starts_with(
-            "warning: augment: Augment reads 1 item twice, in AGENTS.md and CLAUDE.md, because"
-        ),
-        "{}",
-        lines[2]
-    );
-    assert!(
-        lines[3].starts_with("warning: crush: Crush reads 5 items twice, in AGENTS.md and CLAUDE.md and GEMINI.md, because"),
-        "{}",
-        lines[3]
-    );
+    let expected_starts = [
+        "warning: antigravity: Antigravity reads 5 items twice, in AGENTS.md and GEMINI.md, because",
+        "warning: copilot: GitHub Copilot reads 5 items twice, in",
+        "warning: opencode: OpenCode reads 2 items twice, in .claude/skills and AGENTS.md, because",
+        "warning: augment: Augment reads 1 item twice, in AGENTS.md and CLAUDE.md, because",
+        "warning: crush: Crush reads 5 items twice, in AGENTS.md and CLAUDE.md and GEMINI.md, because",
+    ];
+    for (line, start) in lines.iter().zip(expected_starts) {
+        assert!(line.starts_with(start), "{line}");
+    }
 }
 
 #[test]

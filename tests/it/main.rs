@@ -1,5 +1,6 @@
 //! The one integration-test binary: it runs the real `ai-rulez` binary on copies of fixtures.
 
+mod assistant_cli_findings;
 mod bug_cases;
 mod concurrency;
 mod confinement;

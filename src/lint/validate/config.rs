@@ -154,6 +154,7 @@ impl Checker<'_> {
                 );
             }
         }
+        self.mcp_server_names();
         let mut unknown_domains = Vec::new();
         for (profile, domains) in &self.project.config.profiles {
             for domain in domains {
@@ -168,6 +169,32 @@ impl Checker<'_> {
                 "AR313",
                 line,
                 format!("profile `{profile}` names domain `{domain}`, which has no folder under domains/"),
+            );
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// AR603: an MCP server name some assistant will not use (see
+    /// [`crate::mcp_config::is_portable_server_name`]); `generate` leaves it out of Codex.
+    fn mcp_server_names(&mut self) {
+        let names: Vec<(usize, String)> = self
+            .project
+            .config
+            .mcp_servers
+            .iter()
+            .enumerate()
+            .filter(|(_, server)| !crate::mcp_config::is_portable_server_name(&server.name))
+            .map(|(index, server)| (index, server.name.clone()))
+            .collect();
+        for (index, name) in names {
+            let line = key_path_line(self.config_text, &format!("mcp_servers[{index}]"));
+            self.config_finding(
+                "AR603",
+                line,
+                format!(
+                    "MCP server name `{name}` is not portable: Codex lists it but never starts it, so `generate` leaves it out of .codex/config.toml; rename it to 1 to 64 ASCII letters, digits, `_`, `-`, `.`, `/` and `@`"
+                ),
             );
         }
     }

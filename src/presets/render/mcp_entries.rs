@@ -50,7 +50,7 @@ fn left_out_message(
     path: &str,
     reason: &mcp_config::McpConfigError,
 ) -> String {
-    use mcp_config::McpConfigError::{UnresolvedVariable, UnsupportedTransport};
+    use mcp_config::McpConfigError::{UnresolvedVariable, UnsupportedName, UnsupportedTransport};
     match reason {
         UnsupportedTransport {
             server, transport, ..
@@ -63,6 +63,10 @@ fn left_out_message(
             } else {
                 ""
             }
+        ),
+        UnsupportedName { server, .. } => format!(
+            "{}: MCP server `{server}` is left out of {path}: {} lists a server with that name but never starts it (the other assistants still get it); rename it to ASCII letters, digits, `_`, `-`, `.`, `/` and `@` only",
+            preset.name, preset.label
         ),
         UnresolvedVariable {
             variable, server, ..
