@@ -27,7 +27,7 @@ pub(crate) struct McpServer {
     pub headers: Vec<(String, String)>,
 }
 
-/// Reads the servers of the JSON file `path` (under `key`, e.g. `mcpServers` or `servers`),
+/// Reads the servers of the JSON (or JSONC: comments and trailing commas allowed) file `path` (under `key`, e.g. `mcpServers` or `servers`),
 /// when it exists. Entries without a command or URL are left out with a note.
 ///
 /// Errors: [`Error::Invalid`] naming the file and line for JSON that does not parse.
@@ -36,14 +36,16 @@ pub(crate) fn read_json(tree: &Tree<'_>, path: &str, key: &str, found: &mut Foun
         return Ok(());
     };
     let text = crate::frontmatter::decode_utf8(path, &bytes)?;
-    let value: Value = serde_json::from_str(text).map_err(|error| {
-        Error::invalid_as(
-            InvalidKind::Other,
-            path,
-            Some(error.line()),
-            format!("{error}; fix the JSON (comments are not allowed) and import again"),
-        )
-    })?;
+    let parsed = jsonc_parser::parse_to_value(text, &jsonc_parser::ParseOptions::default())
+        .map_err(|error| {
+            Error::invalid_as(
+                InvalidKind::Other,
+                path,
+                Some(error.line_display()),
+                format!("{}; fix the JSON and import again", error.kind()),
+            )
+        })?;
+    let value = parsed.map_or(Value::Null, to_json);
     let Some(Value::Object(servers)) = value.get(key) else {
         return Ok(());
     };
@@ -51,6 +53,33 @@ pub(crate) fn read_json(tree: &Tree<'_>, path: &str, key: &str, found: &mut Foun
         push(found, path, name, entry);
     }
     Ok(())
+}
+
+/// `bytes` read as JSONC (comments and trailing commas allowed), when they parse.
+pub(crate) fn jsonc_value(bytes: &[u8]) -> Option<Value> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let parsed = jsonc_parser::parse_to_value(text, &jsonc_parser::ParseOptions::default()).ok()?;
+    parsed.map(to_json)
+}
+
+/// A parsed JSONC value as a JSON value (numbers that do not fit JSON's become strings).
+fn to_json(value: jsonc_parser::JsonValue<'_>) -> Value {
+    use jsonc_parser::JsonValue;
+    match value {
+        JsonValue::String(text) => Value::String(text.into_owned()),
+        JsonValue::Number(number) => {
+            serde_json::from_str(number).unwrap_or_else(|_| Value::String(number.to_owned()))
+        }
+        JsonValue::Boolean(flag) => Value::Bool(flag),
+        JsonValue::Object(object) => Value::Object(
+            object
+                .into_iter()
+                .map(|(key, value)| (key.into_owned(), to_json(value)))
+                .collect(),
+        ),
+        JsonValue::Array(items) => Value::Array(items.into_iter().map(to_json).collect()),
+        JsonValue::Null => Value::Null,
+    }
 }
 
 /// Adds the server `name` described by `entry` (JSON shape: `command`, `args`, `env`, `type`

@@ -182,6 +182,20 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
             ));
         }
     } else {
+        let known: Vec<String> = crate::presets::builtin_specs()?
+            .into_iter()
+            .map(|spec| spec.name)
+            .collect();
+        let (presets, unknown): (Vec<String>, Vec<String>) = std::mem::take(&mut found.presets)
+            .into_iter()
+            .partition(|preset| known.contains(preset));
+        if !unknown.is_empty() {
+            found.notes.push(format!(
+                "not enabled, no ai-rulez preset: {}",
+                unknown.join(", ")
+            ));
+        }
+        found.presets = presets;
         let name = found.name.clone().unwrap_or_else(|| {
             root.file_name().map_or_else(
                 || "project".to_owned(),

@@ -12,7 +12,9 @@ use crate::import::draft::{Draft, Scope, globs_of, meaningful_globs, string_list
 use crate::import::tree::{Tree, carry_keys};
 
 /// rulesync's tool names and ours; a name not listed is kept as written (with a note).
-const TARGETS: [(&str, &str); 18] = [
+const TARGETS: [(&str, &str); 20] = [
+    ("kiro-ide", "kiro"),
+    ("kiro-cli", "kiro"),
     ("claudecode", "claude"),
     ("claudecode-legacy", "claude"),
     ("cursor", "cursor"),
@@ -99,13 +101,18 @@ pub(crate) fn read(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
         found.drafts.push(draft);
     }
     tree.skills(".rulesync/skills", found, &map_targets)?;
-    crate::import::mcp::read_json(tree, ".rulesync/mcp.json", "mcpServers", found)?;
+    for mcp in [".rulesync/mcp.jsonc", ".rulesync/mcp.json"] {
+        if tree.bytes(mcp)?.is_some() {
+            crate::import::mcp::read_json(tree, mcp, "mcpServers", found)?;
+            break;
+        }
+    }
     let mut presets: Vec<String> = Vec::new();
-    // The project's `targets` (rulesync.jsonc) say which assistants it generates for; a file
-    // with comments is not read, and the items' targets decide instead.
+    // The project's `targets` (rulesync.jsonc) say which assistants it generates for; when it
+    // does not parse, the items' targets decide instead.
     for config in ["rulesync.jsonc", "rulesync.json"] {
         if let Some(bytes) = tree.bytes(config)?
-            && let Ok(value) = serde_json::from_slice::<Value>(&bytes)
+            && let Some(value) = crate::import::mcp::jsonc_value(&bytes)
             && let Some(targets) = value.get("targets")
         {
             presets = map_targets(targets, config, &mut found.notes);
@@ -121,12 +128,16 @@ pub(crate) fn read(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
             }
         }
     }
-    found.presets = if presets.is_empty() {
+    let mut unique: Vec<String> = Vec::new();
+    for preset in presets {
+        if !unique.contains(&preset) {
+            unique.push(preset);
+        }
+    }
+    found.presets = if unique.is_empty() {
         vec!["claude".to_owned(), "cursor".to_owned(), "codex".to_owned()]
     } else {
-        presets.sort();
-        presets.dedup();
-        presets
+        unique
     };
     Ok(())
 }

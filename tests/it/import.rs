@@ -208,3 +208,134 @@ fn generate_refuses_a_native_file_with_other_text_and_shows_the_diff() {
     forced.expect_code(0);
     assert_eq!(project.read(".cursor/rules/general.mdc.orig"), before);
 }
+
+/// A rulesync tree in the shape `bench/make-sample.sh` writes, and the `.ai-rulez/` tree that
+/// holds the same content: importing the first gives items with the same meaning (keys and
+/// values, body) as the second.
+#[test]
+fn a_rulesync_tree_round_trips_to_the_equivalent_ai_rulez_tree() {
+    use ai_rulez::testing::frontmatter::parse;
+    let project = Project::empty();
+    project.write(
+        ".rulesync/rules/00-overview.md",
+        "---\nroot: true\ntargets: [\"*\"]\ndescription: \"Project overview\"\nglobs: [\"**/*\"]\n---\n# Overview\n\n- Be brief.\n",
+    );
+    project.write(
+        ".rulesync/rules/rule-1.md",
+        "---\nroot: false\ntargets: [\"*\"]\ndescription: \"Conventions for module 1\"\nglobs: [\"src/mod1/**/*.rs\"]\n---\n# Rule 1\n\n- Short functions.\n",
+    );
+    project.write(
+        ".rulesync/skills/skill-1/SKILL.md",
+        "---\nname: skill-1\ndescription: \"Workflow for task family 1\"\ntargets: [\"*\"]\n---\nUse this skill.\n",
+    );
+    project.write(
+        ".rulesync/mcp.jsonc",
+        "{\n  // one server\n  \"mcpServers\": {\n    \"echo\": { \"type\": \"stdio\", \"command\": \"echo-mcp\", \"args\": [\"--stdio\"], \"env\": {} },\n  }\n}\n",
+    );
+    project.write(
+        "rulesync.jsonc",
+        "{ \"targets\": [\"claudecode\", \"cursor\", \"copilot\", \"codexcli\", \"devin\", \"kiro-ide\", \"cline\", \"opencode\"] }\n",
+    );
+    let expected: [(&str, &str); 3] = [
+        (
+            ".ai-rulez/rules/00-overview.md",
+            "---\ndescription: \"Project overview\"\n---\n# Overview\n\n- Be brief.\n",
+        ),
+        (
+            ".ai-rulez/rules/rule-1.md",
+            "---\ndescription: \"Conventions for module 1\"\npaths: [\"src/mod1/**/*.rs\"]\n---\n# Rule 1\n\n- Short functions.\n",
+        ),
+        (
+            ".ai-rulez/skills/skill-1/SKILL.md",
+            "---\nname: skill-1\ndescription: \"Workflow for task family 1\"\n---\nUse this skill.\n",
+        ),
+    ];
+    project
+        .run(&["import", "--from", "rulesync"])
+        .expect_code(0);
+    for (path, text) in expected {
+        let want = parse(path, text.as_bytes()).expect("expected parses");
+        let got = parse(path, project.read(path).as_bytes()).expect("imported parses");
+        assert_eq!(got.values, want.values, "{path}");
+        assert_eq!(got.body.trim_start(), want.body, "{path}");
+    }
+    assert_eq!(
+        project
+            .read(".ai-rulez/config.toml")
+            .split_once("presets")
+            .map(|(_, rest)| rest),
+        Some(
+            " = [\"claude\", \"cursor\", \"copilot\", \"codex\", \"devin\", \"kiro\", \"cline\", \"opencode\"]\n\n\
+             # Maintain a block of generated paths in .gitignore.\ngitignore = false\n\n\
+             [[mcp_servers]]\nname = \"echo\"\ncommand = \"echo-mcp\"\nargs = [\"--stdio\"]\n"
+        )
+    );
+}
+
+#[test]
+fn claude_paths_cursor_activations_and_ruler_servers_keep_their_meaning() {
+    let claude = Project::empty();
+    claude.write(
+        ".claude/rules/api.md",
+        "---\npaths:\n  - \"src/api/**/*.ts\"\n---\n\n# API\n",
+    );
+    claude.write(
+        ".claude/commands/git/commit.md",
+        "---\ndescription: Commit\n---\nCommit it.\n",
+    );
+    claude.run(&["import", "--from", "claude"]).expect_code(0);
+    assert_eq!(
+        claude.read(".ai-rulez/rules/api.md"),
+        "---\npaths:\n  - src/api/**/*.ts\n---\n\n# API\n"
+    );
+    assert_eq!(
+        claude.read(".ai-rulez/commands/git-commit.md"),
+        "---\ndescription: Commit\n---\n\nCommit it.\n"
+    );
+
+    let cursor = Project::empty();
+    cursor.write(
+        ".cursor/rules/auto.mdc",
+        "---\ndescription: Writing migrations\nglobs:\nalwaysApply: false\n---\nM\n",
+    );
+    cursor.write(
+        ".cursor/rules/manual.mdc",
+        "---\nalwaysApply: false\n---\nH\n",
+    );
+    cursor.run(&["import", "--from", "cursor"]).expect_code(0);
+    assert_eq!(
+        cursor.read(".ai-rulez/rules/auto.md"),
+        "---\ndescription: Writing migrations\nactivation: auto\n---\n\nM\n"
+    );
+    assert_eq!(
+        cursor.read(".ai-rulez/rules/manual.md"),
+        "---\nactivation: manual\n---\n\nH\n"
+    );
+
+    let ruler = Project::empty();
+    ruler.write(".ruler/AGENTS.md", "# Overview\n");
+    ruler.write(
+        ".ruler/ruler.toml",
+        "default_agents = [\"cursor\", \"gemini-cli\", \"aider\"]\n[mcp_servers.docs]\nurl = \"https://docs.example.com/mcp\"\n[mcp_servers.local]\ncommand = \"npx\"\nargs = [\"-y\", \"x-mcp\"]\nenv = { TOKEN = \"${TOKEN}\" }\n",
+    );
+    let run = ruler.run(&["import", "--from", "ruler"]);
+    run.expect_code(0);
+    assert!(
+        run.stderr()
+            .contains("agent `aider` has no ai-rulez preset"),
+        "{}",
+        run.stderr()
+    );
+    let config = ruler.read(".ai-rulez/config.toml");
+    assert!(
+        config.contains("presets = [\"cursor\", \"gemini\"]\n")
+            && config.contains(
+                "[[mcp_servers]]\nname = \"docs\"\ntransport = \"http\"\nurl = \"https://docs.example.com/mcp\"\n"
+            )
+            && config.contains(
+                "[[mcp_servers]]\nname = \"local\"\ncommand = \"npx\"\nargs = [\"-y\", \"x-mcp\"]\nenv = { \"TOKEN\" = \"${TOKEN}\" }\n"
+            ),
+        "{config}"
+    );
+    assert_eq!(ruler.read(".ai-rulez/rules/agents.md"), "# Overview\n");
+}

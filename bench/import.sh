@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# bench/import.sh — times `ai-rulez import --from rulesync` of a RULES-rule rulesync tree
+# (built by make-sample.sh: RULES rules, SKILLS skills, one MCP server in .rulesync/mcp.jsonc,
+# rulesync.jsonc with eight targets) into a fresh .ai-rulez/ (hyperfine's --prepare removes it
+# before every run), and the same with --dry-run (reading and planning without writing).
+#
+# Usage:   bash bench/import.sh
+# Tunables: RULES=500 SKILLS=20 WARMUP=3 MIN_RUNS=20; BIN=path times that binary instead of
+#           building the release profile first (PROFILE=dist builds the dist profile).
+# Output:  the hyperfine table and bench/out/import.json. Target (issue 13): <= 100 ms.
+set -euo pipefail
+
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$BENCH")
+OUT=$BENCH/out
+RULES=${RULES:-500}
+SKILLS=${SKILLS:-20}
+WARMUP=${WARMUP:-3}
+MIN_RUNS=${MIN_RUNS:-20}
+PROFILE=${PROFILE:-release}
+SAMPLE=$BENCH/make-sample.sh
+[ -f "$SAMPLE" ] || SAMPLE=$ROOT/../shared/bench/make-sample.sh
+
+command -v hyperfine >/dev/null || { echo "hyperfine is required (apt-get install hyperfine)" >&2; exit 1; }
+mkdir -p "$OUT"
+if [ -z "${BIN:-}" ]; then
+  timeout 1200 cargo build --profile "$PROFILE" --quiet --manifest-path "$ROOT/Cargo.toml"
+  BIN=$ROOT/target/$PROFILE/ai-rulez
+fi
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+timeout 300 bash "$SAMPLE" "$WORK" "$RULES" "$SKILLS" >/dev/null
+cd "$WORK/rulesync"
+"$BIN" import --from rulesync --dry-run -q >/dev/null
+echo "sample: $(find .rulesync -name '*.md' | wc -l) rulesync files; binary: $BIN"
+
+timeout 600 hyperfine -N --warmup "$WARMUP" --min-runs "$MIN_RUNS" \
+  --export-json "$OUT/import.json" \
+  --prepare "rm -rf $WORK/rulesync/.ai-rulez" \
+  -n "import --from rulesync ($RULES rules)" "$BIN import --from rulesync -q" \
+  -n "import --from rulesync --dry-run" "$BIN import --from rulesync --dry-run -q"
