@@ -2,7 +2,8 @@
 # bench/import.sh — times `ai-rulez import --from rulesync` of a RULES-rule rulesync tree
 # (built by make-sample.sh: RULES rules, SKILLS skills, one MCP server in .rulesync/mcp.jsonc,
 # rulesync.jsonc with eight targets) into a fresh .ai-rulez/ (hyperfine's --prepare removes it
-# before every run), and the same with --dry-run (reading and planning without writing).
+# before every run), the same with --dry-run (reading and planning without writing), and, as the
+# floor for creating that many files on this machine, `cp -r .rulesync` into a fresh folder.
 #
 # Usage:   bash bench/import.sh
 # Tunables: RULES=500 SKILLS=20 WARMUP=3 MIN_RUNS=20; BIN=path times that binary instead of
@@ -32,11 +33,12 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 timeout 300 bash "$SAMPLE" "$WORK" "$RULES" "$SKILLS" >/dev/null
 cd "$WORK/rulesync"
-"$BIN" import --from rulesync --dry-run -q >/dev/null
+"$BIN" import --from rulesync --dry-run -q >/dev/null 2>&1
 echo "sample: $(find .rulesync -name '*.md' | wc -l) rulesync files; binary: $BIN"
 
 timeout 600 hyperfine -N --warmup "$WARMUP" --min-runs "$MIN_RUNS" \
   --export-json "$OUT/import.json" \
-  --prepare "rm -rf $WORK/rulesync/.ai-rulez" \
+  --prepare "rm -rf $WORK/rulesync/.ai-rulez $WORK/copy" \
   -n "import --from rulesync ($RULES rules)" "$BIN import --from rulesync -q" \
-  -n "import --from rulesync --dry-run" "$BIN import --from rulesync --dry-run -q"
+  -n "import --from rulesync --dry-run" "$BIN import --from rulesync --dry-run -q" \
+  -n "cp -r .rulesync (floor: creating the files)" "cp -r $WORK/rulesync/.rulesync $WORK/copy"

@@ -87,11 +87,10 @@ fn cursor(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
         let Some(document) = tree.document(&path, found)? else {
             continue;
         };
-        let suffix = if path.ends_with(".mdc") {
-            ".mdc"
-        } else {
-            ".md"
-        };
+        let suffix = [".mdc", ".md"]
+            .into_iter()
+            .find(|ext| path.ends_with(ext))
+            .unwrap_or(".md");
         let id = id_under(&path, ".cursor/rules/", suffix);
         let values = &document.values;
         let description = text_of(values, "description");
@@ -145,19 +144,18 @@ fn copilot(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
         let id = id_under(&path, ".github/instructions/", suffix);
         let values = &document.values;
         let description = text_of(values, "description");
-        let scope = match values.get("applyTo") {
-            Some(value) => Scope::from_globs(description, globs_of(Some(value))),
-            None => {
-                let activation = if description.is_some() {
-                    Activation::Auto
-                } else {
-                    Activation::Manual
-                };
-                Scope {
-                    description,
-                    globs: Vec::new(),
-                    activation,
-                }
+        let scope = if let Some(value) = values.get("applyTo") {
+            Scope::from_globs(description, globs_of(Some(value)))
+        } else {
+            let activation = if description.is_some() {
+                Activation::Auto
+            } else {
+                Activation::Manual
+            };
+            Scope {
+                description,
+                globs: Vec::new(),
+                activation,
             }
         };
         let mut draft = Draft::new(Kind::Rule, &id, &path, document.body.clone());
@@ -229,11 +227,10 @@ fn cline(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
         let Some(document) = tree.document(&path, found)? else {
             continue;
         };
-        let suffix = if path.ends_with(".txt") {
-            ".txt"
-        } else {
-            ".md"
-        };
+        let suffix = [".txt", ".md"]
+            .into_iter()
+            .find(|ext| path.ends_with(ext))
+            .unwrap_or(".md");
         let id = id_under(&path, ".clinerules/", suffix);
         let values = &document.values;
         let mut draft = Draft::new(Kind::Rule, &id, &path, document.body.clone());

@@ -160,8 +160,7 @@ fn rule_scope(values: &IndexMap<String, Value>) -> Scope {
     }
     let trigger = ["windsurf", "devin", "antigravity"]
         .iter()
-        .filter_map(|tool| values.get(*tool)?.get("trigger")?.as_str())
-        .next();
+        .find_map(|tool| values.get(*tool)?.get("trigger")?.as_str());
     let cursor_always = values
         .get("cursor")
         .and_then(|cursor| cursor.get("alwaysApply"))

@@ -87,7 +87,8 @@ fn strip_title(body: &str) -> &str {
     }
 }
 
-/// Tracks fenced code blocks (``` or ~~~): returns true when `line` opens or closes one.
+/// Tracks fenced code blocks (three backticks or three tildes): returns true when `line` opens
+/// or closes one.
 fn toggles_fence<'a>(line: &'a str, fence: &mut Option<&'a str>) -> bool {
     let trimmed = line.trim_start();
     let marker = if trimmed.starts_with("```") {

@@ -10,6 +10,9 @@ use crate::hash::{Provenance, banner_provenance};
 use crate::import::Found;
 use crate::import::draft::Draft;
 
+/// Turns a source's `targets` value into our preset names: (value, origin path, notes).
+pub(crate) type MapTargets = dyn Fn(&serde_json::Value, &str, &mut Vec<String>) -> Vec<String>;
+
 /// The project being imported into, read-only.
 pub(crate) struct Tree<'a> {
     /// The project root.
@@ -113,7 +116,7 @@ impl Tree<'_> {
         &self,
         folder: &str,
         found: &mut Found,
-        map_targets: &dyn Fn(&serde_json::Value, &str, &mut Vec<String>) -> Vec<String>,
+        map_targets: &MapTargets,
     ) -> Result<()> {
         for name in self.folders(folder)? {
             let base = format!("{folder}/{name}");
@@ -147,7 +150,7 @@ impl Tree<'_> {
         kind: Kind,
         suffix: &str,
         found: &mut Found,
-        map_targets: &dyn Fn(&serde_json::Value, &str, &mut Vec<String>) -> Vec<String>,
+        map_targets: &MapTargets,
     ) -> Result<()> {
         for path in self.files(folder, &[suffix], true, &[])? {
             let Some(document) = self.document(&path, found)? else {
@@ -169,7 +172,7 @@ pub(crate) fn carry_keys(
     draft: &mut Draft,
     document: &Document,
     found: &mut Found,
-    map_targets: &dyn Fn(&serde_json::Value, &str, &mut Vec<String>) -> Vec<String>,
+    map_targets: &MapTargets,
 ) {
     let mut dropped = Vec::new();
     for (key, value) in &document.values {

@@ -26,13 +26,13 @@ fn imported_tree(project: &Project) -> String {
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    project
-        .files()
-        .into_iter()
-        .filter(|path| path.starts_with(".ai-rulez/"))
-        .map(|path| format!("== {path} ==\n{}", project.read(&path)))
-        .collect::<String>()
-        .replace(&format!("name = \"{folder}\""), "name = \"PROJECT\"")
+    let mut tree = String::new();
+    for path in project.files() {
+        if path.starts_with(".ai-rulez/") {
+            tree.push_str(&format!("== {path} ==\n{}", project.read(&path)));
+        }
+    }
+    tree.replace(&format!("name = \"{folder}\""), "name = \"PROJECT\"")
 }
 
 fn fixture(source: &str) -> Project {
