@@ -243,6 +243,15 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
             _ => format!(".ai-rulez/{folder}/{}.md", draft.id),
         };
         let text = draft.render();
+        // The screening MCP writes pass: imported text is the user's own, so what it finds is
+        // said (the same findings `ai-rulez scan` reports), not refused.
+        let kind = crate::lint::screen::ScreenKind::of(draft.kind);
+        for problem in crate::lint::screen::untrusted_refusals(&text, kind) {
+            found.notes.push(format!(
+                "{path} (from {}): review it, screening found: {problem}",
+                draft.origin
+            ));
+        }
         let document = crate::frontmatter::parse(&path, text.as_bytes())?;
         crate::content::check(draft.kind, &draft.id, &path, document)?;
         files.push((path, text.into_bytes()));

@@ -283,7 +283,21 @@ fn claude_paths_cursor_activations_and_ruler_servers_keep_their_meaning() {
         ".claude/commands/git/commit.md",
         "---\ndescription: Commit\n---\nCommit it.\n",
     );
-    claude.run(&["import", "--from", "claude"]).expect_code(0);
+    claude.write("CLAUDE.md", "<!-- hidden -->\nUse pnpm.\n");
+    let run = claude.run(&["import", "--from", "claude"]);
+    run.expect_code(0);
+    // Imported text passes the screening MCP writes pass; findings are said, not refused.
+    assert!(
+        run.stderr().contains(
+            "note: .ai-rulez/rules/claude.md (from CLAUDE.md): review it, screening found: AR003 on line 1"
+        ),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(
+        claude.read(".ai-rulez/rules/claude.md"),
+        "<!-- hidden -->\nUse pnpm.\n"
+    );
     assert_eq!(
         claude.read(".ai-rulez/rules/api.md"),
         "---\npaths:\n  - src/api/**/*.ts\n---\n\n# API\n"
