@@ -46,8 +46,9 @@ fn each_source_imports_into_exactly_these_files() {
         let run = project.run(&["import", "--from", source]);
         run.expect_code(0);
         insta::assert_snapshot!(format!("import_{source}"), imported_tree(&project));
-        // What was imported loads and generates (refusals aside, which the adoption tests cover).
-        project.run(&["validate"]);
+        // What was imported loads and validates without errors (warnings are the fixtures'
+        // own: links to files the fixture does not copy).
+        project.run(&["validate"]).expect_code(0);
     }
 }
 
