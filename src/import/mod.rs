@@ -130,11 +130,15 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
     let mut created = Vec::new();
     let mut unchanged = Vec::new();
     let mut clashes = Vec::new();
-    for (path, bytes) in &files {
-        match dir.read(path, crate::content::MAX_FILE_BYTES)? {
+    let on_disk = crate::parallel::map_in_order(&files, |(path, bytes)| {
+        dir.read(path, crate::content::MAX_FILE_BYTES)
+            .map(|found| found.map(|(disk, _)| disk == *bytes))
+    });
+    for ((path, _), state) in files.iter().zip(on_disk) {
+        match state? {
             None => created.push(path.clone()),
-            Some((disk, _)) if disk == *bytes => unchanged.push(path.clone()),
-            Some(_) => clashes.push(path.clone()),
+            Some(true) => unchanged.push(path.clone()),
+            Some(false) => clashes.push(path.clone()),
         }
     }
     if !clashes.is_empty() {
@@ -145,11 +149,17 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
     }
     if !dry_run {
         let _lock = dir.lock()?;
-        for (path, bytes) in &files {
-            if created.contains(path) {
-                dir.create_new(path, bytes, 0o644)?;
-            }
-        }
+        let wanted: HashSet<&String> = created.iter().collect();
+        let to_create: Vec<&(String, Vec<u8>)> = files
+            .iter()
+            .filter(|(path, _)| wanted.contains(path))
+            .collect();
+        // No-clobber creates, spread over the cores (a folder two threads create is fine:
+        // an existing folder is used as it is).
+        let results = crate::parallel::map_in_order(&to_create, |(path, bytes)| {
+            dir.create_new(path, bytes, 0o644)
+        });
+        results.into_iter().collect::<Result<Vec<()>>>()?;
     }
     created.sort();
     unchanged.sort();
@@ -161,7 +171,7 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
     })
 }
 
-/// The files to create, in write order (`config.toml` first when there is none yet): each item
+/// The files to create (`config.toml` first when there is none yet), then each item
 /// under its kind's folder with a unique id, checked to load as `generate` will load it.
 fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(String, Vec<u8>)>> {
     let mut files = Vec::new();
@@ -237,24 +247,15 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
             ));
         }
         draft.id = id;
-        let folder = draft.kind.folder();
-        let path = match draft.kind {
-            Kind::Skill => format!(".ai-rulez/{folder}/{}/SKILL.md", draft.id),
-            _ => format!(".ai-rulez/{folder}/{}.md", draft.id),
-        };
-        let text = draft.render();
-        // The screening MCP writes pass: imported text is the user's own, so what it finds is
-        // said (the same findings `ai-rulez scan` reports), not refused.
-        let kind = crate::lint::screen::ScreenKind::of(draft.kind);
-        for problem in crate::lint::screen::untrusted_refusals(&text, kind) {
-            found.notes.push(format!(
-                "{path} (from {}): review it, screening found: {problem}",
-                draft.origin
-            ));
-        }
-        let document = crate::frontmatter::parse(&path, text.as_bytes())?;
-        crate::content::check(draft.kind, &draft.id, &path, document)?;
+    }
+    // Rendering, screening and checking each item is independent work: spread over the cores,
+    // results in input order.
+    let rendered = crate::parallel::map_in_order(&found.drafts, render_checked);
+    for (draft, result) in found.drafts.iter().zip(rendered) {
+        let (path, text, notes) = result?;
+        found.notes.extend(notes);
         files.push((path, text.into_bytes()));
+        let folder = draft.kind.folder();
         for (relative, bytes) in &draft.resources {
             files.push((
                 format!(".ai-rulez/{folder}/{}/{relative}", draft.id),
@@ -263,6 +264,33 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
         }
     }
     Ok(files)
+}
+
+/// The item file of `draft`: its path, its text, and the screening's findings as notes.
+///
+/// Errors: the located error of loading when the text would not load as an item.
+fn render_checked(draft: &Draft) -> Result<(String, String, Vec<String>)> {
+    let folder = draft.kind.folder();
+    let path = match draft.kind {
+        Kind::Skill => format!(".ai-rulez/{folder}/{}/SKILL.md", draft.id),
+        _ => format!(".ai-rulez/{folder}/{}.md", draft.id),
+    };
+    let text = draft.render();
+    // The screening MCP writes pass: imported text is the user's own, so what it finds is
+    // said (the same findings `ai-rulez scan` reports), not refused.
+    let kind = crate::lint::screen::ScreenKind::of(draft.kind);
+    let notes = crate::lint::screen::untrusted_refusals(&text, kind)
+        .into_iter()
+        .map(|problem| {
+            format!(
+                "{path} (from {}): review it, screening found: {problem}",
+                draft.origin
+            )
+        })
+        .collect();
+    let document = crate::frontmatter::parse(&path, text.as_bytes())?;
+    crate::content::check(draft.kind, &draft.id, &path, document)?;
+    Ok((path, text, notes))
 }
 
 /// `id` when it is a valid item name, else its slug (`imported` when nothing is left).
