@@ -32,6 +32,9 @@ pub enum Command {
     Clean(CleanArgs),
     /// Create .ai-rulez/ with a working config and one example of each item kind.
     Init(InitArgs),
+    /// Bring another tool's setup (rulesync, ruler, an assistant's rule files, CLAUDE.md,
+    /// AGENTS.md, the Go ai-rulez's ai-rulez.yaml) into .ai-rulez/; never overwrites a file.
+    Import(ImportArgs),
     /// Pin sources and generated files in .ai-rulez/ai-rulez.lock, or check them against it.
     Lock(LockArgs),
     /// Manage the git pre-commit hook.
@@ -405,6 +408,43 @@ pub struct CleanArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+/// `import` arguments.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The setup to read.
+    #[arg(long, value_enum)]
+    pub from: ImportFrom,
+    /// List the files import would create; write nothing.
+    #[arg(long, short = 'n')]
+    pub dry_run: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// Setups `import` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ImportFrom {
+    /// rulesync: .rulesync/ (rules, commands, subagents, skills, mcp.json).
+    Rulesync,
+    /// ruler: .ruler/*.md and .ruler/ruler.toml.
+    Ruler,
+    /// Claude Code: CLAUDE.md, .claude/rules, skills, agents, commands, .mcp.json.
+    Claude,
+    /// Cursor: .cursor/rules/*.mdc, .cursor/commands, .cursor/mcp.json, .cursorrules.
+    Cursor,
+    /// GitHub Copilot: .github/copilot-instructions.md, .github/instructions, prompts, agents.
+    Copilot,
+    /// Windsurf: .windsurf/rules, .windsurfrules.
+    Windsurf,
+    /// Cline: .clinerules/ and its workflows.
+    Cline,
+    /// AGENTS.md, one rule per section.
+    AgentsMd,
+    /// The Go ai-rulez's ai-rulez.yaml (v2/v3).
+    AiRulezV2,
 }
 
 /// `init` arguments.

@@ -115,44 +115,50 @@ pub(crate) fn init_project(
 
 /// Instruction setups already in `directory` that `init` should mention, one sentence each (in
 /// this order: CLAUDE.md, .cursor/rules/, .rulesync/, .ruler/, the Go ai-rulez's
-/// `ai-rulez.yaml`): what `generate` will do next to them, and that bringing them into
-/// `.ai-rulez/` is the planned `ai-rulez import`, which does not exist yet.
+/// `ai-rulez.yaml`): what `generate` will do next to them, and the `ai-rulez import --from <source>`
+/// that brings each into `.ai-rulez/`.
 ///
 /// Errors: I/O errors reading the folder (a symlink at one of the names counts as present).
 pub(crate) fn existing_setups(directory: &Path) -> Result<Vec<String>> {
-    const IMPORT: &str = "`ai-rulez import` is the planned way to bring it into .ai-rulez/, but it is not yet supported: copy what you need into .ai-rulez/ by hand";
-    let found: [(&str, &str); 5] = [
+    let found: [(&str, &str, &str); 5] = [
         (
             "CLAUDE.md",
+            "claude",
             "CLAUDE.md exists: `generate` keeps its text and writes its own part between `<!-- BEGIN ai-rulez` and `<!-- END ai-rulez -->` markers in it",
         ),
         (
             ".cursor/rules",
+            "cursor",
             ".cursor/rules/ exists: generated rules are added next to your own files (a file at a path ai-rulez writes is refused, never overwritten)",
         ),
         (
             ".rulesync",
+            "rulesync",
             ".rulesync/ (rulesync) exists: let only one tool write the assistants' files",
         ),
         (
             ".ruler",
+            "ruler",
             ".ruler/ (ruler) exists: let only one tool write the assistants' files",
         ),
         (
             "ai-rulez.yaml",
+            "ai-rulez-v2",
             "ai-rulez.yaml (the Go ai-rulez's config) exists: this version does not read it (files the Go tool generated are recognised and replaced without --force)",
         ),
     ];
     let dir = crate::confined_fs::ProjectDir::open(directory)?;
     let mut sentences = Vec::new();
-    for (name, sentence) in found {
+    for (name, source, sentence) in found {
         let present = match dir.info(name) {
             Ok(info) => info.is_some(),
             Err(Error::Refused { .. }) => true,
             Err(error) => return Err(error),
         };
         if present {
-            sentences.push(format!("{sentence}; {IMPORT}"));
+            sentences.push(format!(
+                "{sentence}; `ai-rulez import --from {source}` brings it into .ai-rulez/ (it adds files and never overwrites one)"
+            ));
         }
     }
     Ok(sentences)

@@ -26,6 +26,7 @@ pub(crate) mod generate;
 pub(crate) mod git;
 pub(crate) mod gitignore;
 pub(crate) mod hash;
+pub(crate) mod import;
 pub(crate) mod init;
 pub(crate) mod instruction_files;
 pub(crate) mod learning;
@@ -86,6 +87,7 @@ pub fn run() -> ExitCode {
         ),
         Command::Clean(args) => commands::clean::run(&global, args),
         Command::Init(args) => commands::init::run(&global, args),
+        Command::Import(args) => commands::import::run(&global, args),
         Command::Lock(args) => commands::lock::run(&global, args),
         Command::Hook(cli::HookCommand::Install) => commands::hook::install(&global),
         Command::Hook(cli::HookCommand::Uninstall) => commands::hook::uninstall(&global),
@@ -134,6 +136,7 @@ fn wants_json(command: &Command) -> bool {
         Command::Memory(args) => args.format == Format::Json,
         Command::Learnings(args) => args.format == Format::Json,
         Command::Activity(args) => args.format == Format::Json,
+        Command::Import(args) => args.format == Format::Json,
         Command::Validate(args) | Command::Scan(args) => {
             matches!(args.format, LintFormat::Json | LintFormat::Sarif)
         }

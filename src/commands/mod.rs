@@ -7,6 +7,7 @@ pub(crate) mod completions;
 pub(crate) mod explain;
 pub(crate) mod generate;
 pub(crate) mod hook;
+pub(crate) mod import;
 pub(crate) mod init;
 pub(crate) mod learn;
 pub(crate) mod learnings;

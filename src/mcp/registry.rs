@@ -169,7 +169,7 @@ pub enum Pairing {
 
 /// CLI commands without an MCP tool, with the reason (every other command is named by a tool's
 /// [`Pairing::Command`]).
-pub const CLI_ONLY: [(&str, &str); 6] = [
+pub const CLI_ONLY: [(&str, &str); 7] = [
     (
         "clean",
         "removing generated files is a person's decision, not an agent's",
@@ -187,6 +187,10 @@ pub const CLI_ONLY: [(&str, &str); 6] = [
     (
         "scan",
         "a CI and review gate; agents get the same screening on every write",
+    ),
+    (
+        "import",
+        "switching a project over from another tool is a person's one-time decision; agents add items with the authoring tools",
     ),
 ];
 

@@ -64,12 +64,15 @@ impl State<'_> {
         Ok(None)
     }
 
-    /// Gives every change that alters a file its unified diff from the disk to what would be
+    /// Gives every change whose status `wanted` accepts and that alters a file its unified diff from the disk to what would be
     /// written. A settings document holding a resolved secret gets a sentence instead, so no
     /// secret value reaches the output; the manifest (digests only) gets none.
-    pub(super) fn attach_diffs(&mut self) -> Result<()> {
+    pub(super) fn attach_diffs(&mut self, wanted: impl Fn(Status) -> bool) -> Result<()> {
         for index in 0..self.report.changes.len() {
             let change = &self.report.changes[index];
+            if !wanted(change.status) {
+                continue;
+            }
             if !matches!(
                 change.status,
                 Status::Create | Status::Update | Status::Edited | Status::Blocked | Status::Orphan

@@ -68,7 +68,7 @@ fn init_inside_a_project_is_refused_unless_nested_is_asked_for() {
 }
 
 #[test]
-fn init_names_each_existing_setup_and_says_import_is_not_yet_supported() {
+fn init_names_each_existing_setup_and_the_import_that_brings_it_in() {
     let project = Project::empty();
     project.write("CLAUDE.md", "# Ours\n");
     project.write(
@@ -80,19 +80,27 @@ fn init_names_each_existing_setup_and_says_import_is_not_yet_supported() {
     project.write("ai-rulez.yaml", "metadata:\n  name: old\n");
     let init = project.run(&["init", "--presets", "claude"]);
     init.expect_code(0);
-    let import = "`ai-rulez import` is the planned way to bring it into .ai-rulez/, but it is not yet supported: \
-                  copy what you need into .ai-rulez/ by hand\n";
+    let import = |source: &str| {
+        format!(
+            "`ai-rulez import --from {source}` brings it into .ai-rulez/ (it adds files and never overwrites one)\n"
+        )
+    };
     assert_eq!(
         init.stderr(),
         format!(
             "found: CLAUDE.md exists: `generate` keeps its text and writes its own part between `<!-- BEGIN ai-rulez` \
-             and `<!-- END ai-rulez -->` markers in it; {import}\
+             and `<!-- END ai-rulez -->` markers in it; {}\
              found: .cursor/rules/ exists: generated rules are added next to your own files (a file at a path \
-             ai-rulez writes is refused, never overwritten); {import}\
-             found: .rulesync/ (rulesync) exists: let only one tool write the assistants' files; {import}\
-             found: .ruler/ (ruler) exists: let only one tool write the assistants' files; {import}\
+             ai-rulez writes is refused, never overwritten); {}\
+             found: .rulesync/ (rulesync) exists: let only one tool write the assistants' files; {}\
+             found: .ruler/ (ruler) exists: let only one tool write the assistants' files; {}\
              found: ai-rulez.yaml (the Go ai-rulez's config) exists: this version does not read it (files the Go \
-             tool generated are recognised and replaced without --force); {import}{NEXT_STEPS}"
+             tool generated are recognised and replaced without --force); {}{NEXT_STEPS}",
+            import("claude"),
+            import("cursor"),
+            import("rulesync"),
+            import("ruler"),
+            import("ai-rulez-v2"),
         )
     );
     // The hand-written CLAUDE.md keeps its text.

@@ -13,6 +13,7 @@ mod effective_context;
 mod fuzz;
 mod golden;
 mod hostile;
+mod import;
 mod learn;
 mod learn_reviews;
 mod learn_reviews_limits;

@@ -1,0 +1,307 @@
+//! `ai-rulez import`: reads another tool's setup (rulesync, ruler, an assistant's native rule
+//! folders, CLAUDE.md/AGENTS.md, the Go ai-rulez's `ai-rulez.yaml`) into `.ai-rulez/`, keeping
+//! what each item applies to (always, globs, model-decided, manual) and for which assistants.
+//! It only creates files: an existing `.ai-rulez/` file with other content stops the import
+//! before anything is written, and `--dry-run` lists the same files without writing.
+
+pub(crate) mod draft;
+mod mcp;
+mod native;
+mod ruler;
+mod rulesync;
+pub(crate) mod sections;
+mod tree;
+mod v2;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use crate::confined_fs::ProjectDir;
+use crate::content::Kind;
+use crate::error::{Error, Result};
+
+use draft::Draft;
+use mcp::McpServer;
+use tree::Tree;
+
+/// The setup an import reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// rulesync: `.rulesync/` (rules, commands, subagents, skills, `mcp.json`).
+    Rulesync,
+    /// ruler: `.ruler/*.md` and `.ruler/ruler.toml`.
+    Ruler,
+    /// Claude Code: CLAUDE.md, `.claude/{rules,skills,agents,commands}`, `.mcp.json`.
+    Claude,
+    /// Cursor: `.cursor/rules/*.mdc`, `.cursor/commands`, `.cursor/mcp.json`, `.cursorrules`.
+    Cursor,
+    /// GitHub Copilot: `.github/copilot-instructions.md`, `.github/instructions`, prompts,
+    /// agents, `.vscode/mcp.json`.
+    Copilot,
+    /// Windsurf: `.windsurf/rules`, `.windsurfrules`.
+    Windsurf,
+    /// Cline: `.clinerules/` (or the single `.clinerules` file) and its workflows.
+    Cline,
+    /// AGENTS.md, split into sections.
+    AgentsMd,
+    /// The Go ai-rulez's v2/v3 `ai-rulez.yaml`.
+    AiRulezV2,
+}
+
+impl Source {
+    /// The name as typed after `--from`.
+    #[must_use]
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Self::Rulesync => "rulesync",
+            Self::Ruler => "ruler",
+            Self::Claude => "claude",
+            Self::Cursor => "cursor",
+            Self::Copilot => "copilot",
+            Self::Windsurf => "windsurf",
+            Self::Cline => "cline",
+            Self::AgentsMd => "agents-md",
+            Self::AiRulezV2 => "ai-rulez-v2",
+        }
+    }
+}
+
+/// What a source holds, read into items and settings.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    /// Items, in the order read.
+    pub drafts: Vec<Draft>,
+    /// MCP servers.
+    pub mcp_servers: Vec<McpServer>,
+    /// Presets the source was generating for (our names).
+    pub presets: Vec<String>,
+    /// Project name, when the source says it.
+    pub name: Option<String>,
+    /// Project description, when the source says it.
+    pub description: Option<String>,
+    /// What was left out or changed on the way, one sentence each.
+    pub notes: Vec<String>,
+}
+
+/// The result of an import: every file created (or, with `dry_run`, that would be), sorted.
+#[derive(Debug)]
+pub(crate) struct Outcome {
+    /// The folder `.ai-rulez/` is in.
+    pub root: PathBuf,
+    /// Project-relative paths created (or to create), sorted.
+    pub created: Vec<String>,
+    /// Project-relative paths that already hold exactly the imported content, sorted.
+    pub unchanged: Vec<String>,
+    /// What was left out or changed on the way, one sentence each.
+    pub notes: Vec<String>,
+}
+
+/// Imports `source` found in `start`'s project (the project found from `start`, else `start`)
+/// into its `.ai-rulez/`. With `dry_run` nothing is written.
+///
+/// Errors: [`Error::Usage`] when the source has nothing to import; [`Error::Refused`] (nothing
+/// written) when a file to create exists with other content, listing every such path;
+/// [`Error::Invalid`] for a source file that cannot be read (bad YAML, JSON or TOML, naming the
+/// file and line); I/O errors.
+pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outcome> {
+    let root = match crate::project::discover(start) {
+        Ok((root, _, _)) => root,
+        Err(Error::NoProject { .. }) => fs_err::canonicalize(start)?,
+        Err(error) => return Err(error),
+    };
+    let dir = ProjectDir::open(&root)?;
+    let tree = Tree { dir: &dir };
+    let mut found = Found::default();
+    match source {
+        Source::Rulesync => rulesync::read(&tree, &mut found)?,
+        Source::Ruler => ruler::read(&tree, &mut found)?,
+        Source::AiRulezV2 => v2::read(&tree, &mut found)?,
+        native => native::read(&tree, native, &mut found)?,
+    }
+    if found.drafts.is_empty() && found.mcp_servers.is_empty() {
+        return Err(Error::Usage(format!(
+            "found nothing to import from {} in {}; run the command in the folder that holds it ({})",
+            source.name(),
+            root.display(),
+            native::looked_at(source)
+        )));
+    }
+    let files = plan_files(&root, &dir, &mut found)?;
+    let mut created = Vec::new();
+    let mut unchanged = Vec::new();
+    let mut clashes = Vec::new();
+    let on_disk = crate::parallel::map_in_order(&files, |(path, bytes)| {
+        dir.read(path, crate::content::MAX_FILE_BYTES)
+            .map(|found| found.map(|(disk, _)| disk == *bytes))
+    });
+    for ((path, _), state) in files.iter().zip(on_disk) {
+        match state? {
+            None => created.push(path.clone()),
+            Some(true) => unchanged.push(path.clone()),
+            Some(false) => clashes.push(path.clone()),
+        }
+    }
+    if !clashes.is_empty() {
+        return Err(Error::refused(
+            clashes.join("\n"),
+            "already exists with other content; import never overwrites .ai-rulez/ files, so nothing was written. Move or rename those files (or remove the items you imported before), then run the import again",
+        ));
+    }
+    if !dry_run {
+        let _lock = dir.lock()?;
+        let wanted: HashSet<&String> = created.iter().collect();
+        let to_create: Vec<&(String, Vec<u8>)> = files
+            .iter()
+            .filter(|(path, _)| wanted.contains(path))
+            .collect();
+        // No-clobber creates, spread over the cores (a folder two threads create is fine:
+        // an existing folder is used as it is).
+        let results = crate::parallel::map_in_order(&to_create, |(path, bytes)| {
+            dir.create_new(path, bytes, 0o644)
+        });
+        results.into_iter().collect::<Result<Vec<()>>>()?;
+    }
+    created.sort();
+    unchanged.sort();
+    Ok(Outcome {
+        root,
+        created,
+        unchanged,
+        notes: found.notes,
+    })
+}
+
+/// The files to create (`config.toml` first when there is none yet), then each item
+/// under its kind's folder with a unique id, checked to load as `generate` will load it.
+fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut files = Vec::new();
+    let config_path = ".ai-rulez/config.toml";
+    let config_exists = dir.info(config_path)?.is_some()
+        || dir.info(".ai-rulez/config.yaml")?.is_some()
+        || dir.info(".ai-rulez/config.yml")?.is_some();
+    if config_exists {
+        if !found.mcp_servers.is_empty() {
+            let names: Vec<&str> = found
+                .mcp_servers
+                .iter()
+                .map(|server| server.name.as_str())
+                .collect();
+            found.notes.push(format!(
+                "MCP servers {} were not added: .ai-rulez/config.toml exists and import does not change it; add them as [[mcp_servers]] entries by hand",
+                names.join(", ")
+            ));
+        }
+    } else {
+        let known: Vec<String> = crate::presets::builtin_specs()?
+            .into_iter()
+            .map(|spec| spec.name)
+            .collect();
+        let (presets, unknown): (Vec<String>, Vec<String>) = std::mem::take(&mut found.presets)
+            .into_iter()
+            .partition(|preset| known.contains(preset));
+        if !unknown.is_empty() {
+            found.notes.push(format!(
+                "not enabled, no ai-rulez preset: {}",
+                unknown.join(", ")
+            ));
+        }
+        found.presets = presets;
+        let name = found.name.clone().unwrap_or_else(|| {
+            root.file_name().map_or_else(
+                || "project".to_owned(),
+                |name| name.to_string_lossy().into_owned(),
+            )
+        });
+        let text = mcp::config_text(
+            &name,
+            found.description.as_deref(),
+            &found.presets,
+            &found.mcp_servers,
+        );
+        let mut warnings = Vec::new();
+        crate::config::parse(config_path, &text, false, &mut warnings)?;
+        files.push((config_path.to_owned(), text.into_bytes()));
+    }
+    let mut taken: HashSet<(u8, String)> = HashSet::new();
+    for draft in &mut found.drafts {
+        // Skills and commands share names: both become `.claude/skills/<id>/`.
+        let space = match draft.kind {
+            Kind::Skill | Kind::Command => 0,
+            Kind::Rule => 1,
+            Kind::Context => 2,
+            Kind::Agent => 3,
+        };
+        let base = valid_id(&draft.id);
+        let mut id = base.clone();
+        let mut number = 2;
+        while !taken.insert((space, id.to_ascii_lowercase())) {
+            id = format!("{base}-{number}");
+            number += 1;
+        }
+        if id != draft.id {
+            found.notes.push(format!(
+                "{}: imported as `{id}` ({} `{}` is taken or not a valid name)",
+                draft.origin,
+                draft.kind.noun(),
+                draft.id
+            ));
+        }
+        draft.id = id;
+    }
+    // Rendering, screening and checking each item is independent work: spread over the cores,
+    // results in input order.
+    let rendered = crate::parallel::map_in_order(&found.drafts, render_checked);
+    for (draft, result) in found.drafts.iter().zip(rendered) {
+        let (path, text, notes) = result?;
+        found.notes.extend(notes);
+        files.push((path, text.into_bytes()));
+        let folder = draft.kind.folder();
+        for (relative, bytes) in &draft.resources {
+            files.push((
+                format!(".ai-rulez/{folder}/{}/{relative}", draft.id),
+                bytes.clone(),
+            ));
+        }
+    }
+    Ok(files)
+}
+
+/// The item file of `draft`: its path, its text, and the screening's findings as notes.
+///
+/// Errors: the located error of loading when the text would not load as an item.
+fn render_checked(draft: &Draft) -> Result<(String, String, Vec<String>)> {
+    let folder = draft.kind.folder();
+    let path = match draft.kind {
+        Kind::Skill => format!(".ai-rulez/{folder}/{}/SKILL.md", draft.id),
+        _ => format!(".ai-rulez/{folder}/{}.md", draft.id),
+    };
+    let text = draft.render();
+    // The screening MCP writes pass: imported text is the user's own, so what it finds is
+    // said (the same findings `ai-rulez scan` reports), not refused.
+    let kind = crate::lint::screen::ScreenKind::of(draft.kind);
+    let notes = crate::lint::screen::untrusted_refusals(&text, kind)
+        .into_iter()
+        .map(|problem| {
+            format!(
+                "{path} (from {}): review it, screening found: {problem}",
+                draft.origin
+            )
+        })
+        .collect();
+    let document = crate::frontmatter::parse(&path, text.as_bytes())?;
+    crate::content::check(draft.kind, &draft.id, &path, document)?;
+    Ok((path, text, notes))
+}
+
+/// `id` when it is a valid item name, else its slug (`imported` when nothing is left).
+fn valid_id(id: &str) -> String {
+    if crate::authoring::validate_name("item", id).is_ok() {
+        return id.to_owned();
+    }
+    let slug = crate::content::slug(id);
+    if slug.is_empty() {
+        "imported".to_owned()
+    } else {
+        slug
+    }
+}

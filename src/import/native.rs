@@ -1,0 +1,282 @@
+//! Importing an assistant's own files, each read as its vendor documents them (checked
+//! 2026-12-01; see docs/presets.md for the sources): Claude Code (CLAUDE.md, `.claude/rules`
+//! with `paths:`, skills, agents, commands, `.mcp.json`), Cursor (`.cursor/rules/*.mdc` with
+//! `description`, `globs`, `alwaysApply`), Copilot (`copilot-instructions.md`,
+//! `*.instructions.md` with `applyTo`, prompts, agents), Windsurf (`.windsurf/rules` with
+//! `trigger`), Cline (`.clinerules/` with `paths:`, workflows) and AGENTS.md.
+
+use serde_json::Value;
+
+use crate::content::{Activation, Kind};
+use crate::error::Result;
+use crate::import::draft::{Draft, Scope, globs_of, meaningful_globs, text_of};
+use crate::import::tree::{Tree, same_targets};
+use crate::import::{Found, Source, sections};
+
+/// Where `source` is looked for, for the "found nothing" message.
+#[must_use]
+pub(crate) fn looked_at(source: Source) -> &'static str {
+    match source {
+        Source::Rulesync => ".rulesync/",
+        Source::Ruler => ".ruler/",
+        Source::Claude => "CLAUDE.md, .claude/, .mcp.json",
+        Source::Cursor => ".cursor/rules/, .cursor/commands/, .cursor/mcp.json, .cursorrules",
+        Source::Copilot => {
+            ".github/copilot-instructions.md, .github/instructions/, .github/prompts/, .github/agents/, .vscode/mcp.json"
+        }
+        Source::Windsurf => ".windsurf/rules/, .windsurfrules",
+        Source::Cline => ".clinerules",
+        Source::AgentsMd => "AGENTS.md",
+        Source::AiRulezV2 => "ai-rulez.yaml, .ai-rulez.yaml, ai_rulez.yaml",
+    }
+}
+
+/// Reads the native files of `source` into `found`.
+///
+/// Errors: bad frontmatter or JSON (naming the file and line); I/O errors.
+pub(crate) fn read(tree: &Tree<'_>, source: Source, found: &mut Found) -> Result<()> {
+    match source {
+        Source::Claude => claude(tree, found),
+        Source::Cursor => cursor(tree, found),
+        Source::Copilot => copilot(tree, found),
+        Source::Windsurf => windsurf(tree, found),
+        Source::Cline => cline(tree, found),
+        Source::AgentsMd => {
+            found.presets = vec!["codex".to_owned()];
+            whole_file(tree, "AGENTS.md", "agents", found)
+        }
+        Source::Rulesync | Source::Ruler | Source::AiRulezV2 => Ok(()),
+    }
+}
+
+fn claude(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
+    found.presets = vec!["claude".to_owned()];
+    whole_file(tree, "CLAUDE.md", "claude", found)?;
+    for path in tree.files(".claude/rules", &[".md"], true, &[])? {
+        let Some(document) = tree.document(&path, found)? else {
+            continue;
+        };
+        let id = id_under(&path, ".claude/rules/", ".md");
+        let values = &document.values;
+        let globs = globs_of(values.get("paths"));
+        let mut draft = Draft::new(Kind::Rule, &id, &path, document.body.clone());
+        draft.set_scope(
+            Scope::from_globs(text_of(values, "description"), globs),
+            &mut found.notes,
+        );
+        found.drafts.push(draft);
+    }
+    tree.skills(".claude/skills", found, &same_targets)?;
+    tree.plain_items(".claude/agents", Kind::Agent, ".md", found, &same_targets)?;
+    tree.plain_items(
+        ".claude/commands",
+        Kind::Command,
+        ".md",
+        found,
+        &same_targets,
+    )?;
+    crate::import::mcp::read_json(tree, ".mcp.json", "mcpServers", found)
+}
+
+/// Cursor: `alwaysApply: true` is always; globs make a glob rule; a description alone is
+/// model-decided ("Apply Intelligently"); neither is manual (`@rule`).
+fn cursor(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
+    found.presets = vec!["cursor".to_owned()];
+    whole_file(tree, ".cursorrules", "cursorrules", found)?;
+    for path in tree.files(".cursor/rules", &[".mdc", ".md"], true, &[])? {
+        let Some(document) = tree.document(&path, found)? else {
+            continue;
+        };
+        let suffix = [".mdc", ".md"]
+            .into_iter()
+            .find(|ext| path.ends_with(ext))
+            .unwrap_or(".md");
+        let id = id_under(&path, ".cursor/rules/", suffix);
+        let values = &document.values;
+        let description = text_of(values, "description");
+        let globs = meaningful_globs(globs_of(values.get("globs")));
+        let always = values.get("alwaysApply") == Some(&Value::Bool(true));
+        let scope = if always {
+            Scope::from_globs(description, Vec::new())
+        } else if !globs.is_empty() {
+            Scope::from_globs(description, globs)
+        } else {
+            let activation = if description.is_some() {
+                Activation::Auto
+            } else {
+                Activation::Manual
+            };
+            Scope {
+                description,
+                globs: Vec::new(),
+                activation,
+            }
+        };
+        let mut draft = Draft::new(Kind::Rule, &id, &path, document.body.clone());
+        draft.set_scope(scope, &mut found.notes);
+        found.drafts.push(draft);
+    }
+    tree.plain_items(
+        ".cursor/commands",
+        Kind::Command,
+        ".md",
+        found,
+        &same_targets,
+    )?;
+    crate::import::mcp::read_json(tree, ".cursor/mcp.json", "mcpServers", found)
+}
+
+/// Copilot: `applyTo` globs (`**` is every file); without `applyTo`, a description makes the
+/// rule model-decided and no description makes it manual (VS Code attaches it by hand).
+fn copilot(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
+    found.presets = vec!["copilot".to_owned()];
+    whole_file(
+        tree,
+        ".github/copilot-instructions.md",
+        "copilot-instructions",
+        found,
+    )?;
+    let suffix = ".instructions.md";
+    for path in tree.files(".github/instructions", &[suffix], true, &[])? {
+        let Some(document) = tree.document(&path, found)? else {
+            continue;
+        };
+        let id = id_under(&path, ".github/instructions/", suffix);
+        let values = &document.values;
+        let description = text_of(values, "description");
+        let scope = if let Some(value) = values.get("applyTo") {
+            Scope::from_globs(description, globs_of(Some(value)))
+        } else {
+            let activation = if description.is_some() {
+                Activation::Auto
+            } else {
+                Activation::Manual
+            };
+            Scope {
+                description,
+                globs: Vec::new(),
+                activation,
+            }
+        };
+        let mut draft = Draft::new(Kind::Rule, &id, &path, document.body.clone());
+        draft.set_scope(scope, &mut found.notes);
+        if let Some(exclude) = values.get("excludeAgent") {
+            draft.set("excludeAgent", exclude.clone());
+        }
+        found.drafts.push(draft);
+    }
+    tree.plain_items(
+        ".github/prompts",
+        Kind::Command,
+        ".prompt.md",
+        found,
+        &same_targets,
+    )?;
+    tree.plain_items(
+        ".github/agents",
+        Kind::Agent,
+        ".agent.md",
+        found,
+        &same_targets,
+    )?;
+    crate::import::mcp::read_json(tree, ".vscode/mcp.json", "servers", found)
+}
+
+/// Windsurf: `trigger` is `always_on`, `glob` (with `globs`), `model_decision` (with
+/// `description`) or `manual`; no trigger is always on.
+fn windsurf(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
+    found.presets = vec!["windsurf".to_owned()];
+    whole_file(tree, ".windsurfrules", "windsurfrules", found)?;
+    for path in tree.files(".windsurf/rules", &[".md"], true, &[])? {
+        let Some(document) = tree.document(&path, found)? else {
+            continue;
+        };
+        let id = id_under(&path, ".windsurf/rules/", ".md");
+        let values = &document.values;
+        let description = text_of(values, "description");
+        let globs = globs_of(values.get("globs"));
+        let scope = match text_of(values, "trigger").as_deref() {
+            Some("glob") => Scope::from_globs(description, globs),
+            Some("model_decision") => Scope {
+                description,
+                globs: Vec::new(),
+                activation: Activation::Auto,
+            },
+            Some("manual") => Scope {
+                description,
+                globs: Vec::new(),
+                activation: Activation::Manual,
+            },
+            _ => Scope::from_globs(description, Vec::new()),
+        };
+        let mut draft = Draft::new(Kind::Rule, &id, &path, document.body.clone());
+        draft.set_scope(scope, &mut found.notes);
+        found.drafts.push(draft);
+    }
+    Ok(())
+}
+
+/// Cline: every Markdown or text file of `.clinerules/` is a rule (`paths:` scopes it);
+/// `.clinerules/workflows/` holds commands. A single `.clinerules` file is split into sections.
+fn cline(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
+    found.presets = vec!["cline".to_owned()];
+    if !tree.is_folder(".clinerules")? {
+        return whole_file(tree, ".clinerules", "clinerules", found);
+    }
+    for path in tree.files(".clinerules", &[".md", ".txt"], true, &["workflows"])? {
+        let Some(document) = tree.document(&path, found)? else {
+            continue;
+        };
+        let suffix = [".txt", ".md"]
+            .into_iter()
+            .find(|ext| path.ends_with(ext))
+            .unwrap_or(".md");
+        let id = id_under(&path, ".clinerules/", suffix);
+        let values = &document.values;
+        let mut draft = Draft::new(Kind::Rule, &id, &path, document.body.clone());
+        draft.set_scope(
+            Scope::from_globs(
+                text_of(values, "description"),
+                globs_of(values.get("paths")),
+            ),
+            &mut found.notes,
+        );
+        found.drafts.push(draft);
+    }
+    tree.plain_items(
+        ".clinerules/workflows",
+        Kind::Command,
+        ".md",
+        found,
+        &same_targets,
+    )
+}
+
+/// One instruction file split into always-on rules (see [`sections::split`]).
+fn whole_file(tree: &Tree<'_>, path: &str, file_id: &str, found: &mut Found) -> Result<()> {
+    if tree.is_folder(path)? {
+        return Ok(());
+    }
+    let Some(document) = tree.document(path, found)? else {
+        return Ok(());
+    };
+    let before = found.drafts.len();
+    found
+        .drafts
+        .extend(sections::split(&document.body, file_id, path));
+    if found.drafts.len() > before {
+        found.notes.push(format!(
+            "{path}: its text is now in .ai-rulez/rules/; `generate` keeps a hand-written {path} and adds its own section to it, so delete {path} (or the imported text in it) before generating, or assistants read the rules twice"
+        ));
+    }
+    Ok(())
+}
+
+/// The id of `path` under `prefix` without `suffix`, sub-folders joined with `-`.
+fn id_under(path: &str, prefix: &str, suffix: &str) -> String {
+    let relative = path.strip_prefix(prefix).unwrap_or(path);
+    relative
+        .strip_suffix(suffix)
+        .unwrap_or(relative)
+        .replace('/', "-")
+}

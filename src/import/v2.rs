@@ -1,0 +1,165 @@
+//! Importing the Go ai-rulez's single-file YAML config (`ai-rulez.yaml`, schema
+//! `ai-rules-v2.schema.json`; see the reference notes on the Go tool): `metadata` (name,
+//! description), `presets`, `outputs`, inline `rules` and `sections` (name, content, priority,
+//! targets), `agents`, `commands` and `mcp_servers`.
+
+use serde_json::Value;
+
+use crate::content::Kind;
+use crate::error::Result;
+use crate::import::Found;
+use crate::import::draft::{Draft, string_list};
+use crate::import::tree::Tree;
+
+/// The file names the Go tool reads, in its order.
+const FILES: [&str; 4] = [
+    "ai-rulez.yaml",
+    ".ai-rulez.yaml",
+    "ai_rulez.yaml",
+    "ai-rulez.yml",
+];
+
+/// Output files of v2 configs and our presets.
+const OUTPUTS: [(&str, &str); 9] = [
+    ("CLAUDE.md", "claude"),
+    ("AGENTS.md", "codex"),
+    ("GEMINI.md", "gemini"),
+    (".cursor", "cursor"),
+    (".github/copilot-instructions.md", "copilot"),
+    (".windsurf", "windsurf"),
+    (".windsurfrules", "windsurf"),
+    (".clinerules", "cline"),
+    (".junie", "junie"),
+];
+
+/// Reads the first config of [`FILES`] into `found`.
+///
+/// Errors: YAML that does not parse (naming the file and line); I/O errors.
+pub(crate) fn read(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
+    for path in FILES {
+        let Some(bytes) = tree.bytes(path)? else {
+            continue;
+        };
+        let text = crate::frontmatter::decode_utf8(path, &bytes)?;
+        let config = crate::frontmatter::parse_yaml_document(path, text)?;
+        read_config(&config, path, found);
+        return Ok(());
+    }
+    Ok(())
+}
+
+fn read_config(config: &Value, path: &str, found: &mut Found) {
+    let text = |value: &Value, key: &str| {
+        value
+            .get(key)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|text| !text.is_empty())
+            .map(str::to_owned)
+    };
+    if let Some(metadata) = config.get("metadata") {
+        found.name = text(metadata, "name");
+        found.description = text(metadata, "description");
+    }
+    let known: Vec<String> = crate::presets::builtin_specs()
+        .map(|specs| specs.into_iter().map(|spec| spec.name).collect())
+        .unwrap_or_default();
+    for preset in list(config, "presets") {
+        match preset.as_str() {
+            Some(name) if known.iter().any(|known| known == name) => {
+                if !found.presets.iter().any(|have| have == name) {
+                    found.presets.push(name.to_owned());
+                }
+            }
+            Some("popular") => {
+                for name in ["claude", "cursor", "codex", "copilot", "gemini"] {
+                    if !found.presets.iter().any(|have| have == name) {
+                        found.presets.push(name.to_owned());
+                    }
+                }
+            }
+            other => found.notes.push(format!(
+                "{path}: preset {} has no ai-rulez equivalent; not enabled",
+                other.map_or_else(|| preset.to_string(), str::to_owned)
+            )),
+        }
+    }
+    for output in list(config, "outputs") {
+        let Some(file) = text(output, "file").or_else(|| text(output, "path")) else {
+            continue;
+        };
+        if let Some((_, preset)) = OUTPUTS.iter().find(|(prefix, _)| file.starts_with(prefix))
+            && !found.presets.iter().any(|have| have == preset)
+        {
+            found.presets.push((*preset).to_owned());
+        }
+    }
+    for (key, kind) in [
+        ("rules", Kind::Rule),
+        ("sections", Kind::Context),
+        ("agents", Kind::Agent),
+        ("commands", Kind::Command),
+    ] {
+        for (index, entry) in list(config, key).iter().enumerate() {
+            let origin = format!("{path} ({key}[{index}])");
+            let Some(name) = text(entry, "name").or_else(|| text(entry, "id")) else {
+                found.notes.push(format!("{origin}: has no name; left out"));
+                continue;
+            };
+            let content = text(entry, "content")
+                .or_else(|| text(entry, "system_prompt"))
+                .or_else(|| text(entry, "instructions"))
+                .unwrap_or_default();
+            let id = text(entry, "id").unwrap_or_else(|| crate::content::slug(&name));
+            // The Go tool printed the name as the item's heading; keep it as the title.
+            let body = if content.starts_with("# ") || matches!(kind, Kind::Agent | Kind::Command) {
+                format!("{content}\n")
+            } else {
+                format!("# {name}\n\n{content}\n")
+            };
+            let mut draft = Draft::new(kind, &id, &origin, body);
+            if matches!(kind, Kind::Agent | Kind::Command) {
+                draft.set("name", Value::String(name.clone()));
+            }
+            if let Some(description) = text(entry, "description") {
+                draft.set("description", Value::String(description));
+            }
+            match entry.get("priority") {
+                Some(Value::String(priority)) => {
+                    draft.set("priority", Value::String(priority.to_ascii_lowercase()));
+                }
+                Some(Value::Number(number)) => found.notes.push(format!(
+                    "{origin}: numeric priority {number} is not kept; set critical, high, medium, low or minimal"
+                )),
+                _ => {}
+            }
+            let targets: Vec<String> = list(entry, "targets")
+                .iter()
+                .filter_map(|target| target.as_str().map(str::to_owned))
+                .collect();
+            draft.set("targets", string_list(&targets));
+            if let Some(model) = text(entry, "model") {
+                draft.set("model", Value::String(model));
+            }
+            found.drafts.push(draft);
+        }
+    }
+    for entry in list(config, "mcp_servers") {
+        if let Some(name) = text(entry, "name") {
+            crate::import::mcp::push(found, path, &name, entry);
+        }
+    }
+    if config.get("includes").is_some() {
+        found.notes.push(format!(
+            "{path}: `includes` are not imported; add them as [[includes]] in .ai-rulez/config.toml"
+        ));
+    }
+}
+
+/// The list at `value[key]`, or nothing.
+fn list<'a>(value: &'a Value, key: &str) -> &'a [Value] {
+    value
+        .get(key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}

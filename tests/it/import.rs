@@ -1,0 +1,356 @@
+//! `ai-rulez import`: each source's real public tree (fixtures/import/<source>, see its
+//! SOURCE.md) is read into exactly the snapshotted `.ai-rulez/` files; `--dry-run` writes
+//! nothing and lists the same files; an existing file is never overwritten; and a following
+//! `generate` adopts native files whose text is unchanged while showing a diff for the others.
+
+use crate::support::Project;
+
+/// The sources and their fixture folders.
+const SOURCES: [&str; 9] = [
+    "ruler",
+    "rulesync",
+    "cursor",
+    "copilot",
+    "windsurf",
+    "claude",
+    "cline",
+    "agents-md",
+    "ai-rulez-v2",
+];
+
+/// Every file under `.ai-rulez/` of `project` as `== path ==` and its text, in path order; the
+/// temporary folder's name (the default project name) reads `PROJECT`.
+fn imported_tree(project: &Project) -> String {
+    let folder = project
+        .path()
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut tree = String::new();
+    for path in project.files() {
+        if path.starts_with(".ai-rulez/") {
+            tree.push_str(&format!("== {path} ==\n{}", project.read(&path)));
+        }
+    }
+    tree.replace(&format!("name = \"{folder}\""), "name = \"PROJECT\"")
+}
+
+fn fixture(source: &str) -> Project {
+    Project::fixture(&format!("import/{source}"))
+}
+
+#[test]
+fn each_source_imports_into_exactly_these_files() {
+    for source in SOURCES {
+        let project = fixture(source);
+        let run = project.run(&["import", "--from", source]);
+        run.expect_code(0);
+        insta::assert_snapshot!(format!("import_{source}"), imported_tree(&project));
+        // What was imported loads and validates without errors (warnings are the fixtures'
+        // own: links to files the fixture does not copy).
+        project.run(&["validate"]).expect_code(0);
+    }
+}
+
+#[test]
+fn dry_run_writes_nothing_and_lists_the_files_a_real_run_creates() {
+    for source in SOURCES {
+        let project = fixture(source);
+        let before = project.files();
+        let dry = project.run(&["import", "--from", source, "--dry-run"]);
+        dry.expect_code(0);
+        assert_eq!(project.files(), before, "{source}: dry run wrote");
+        let real = project.run(&["import", "--from", source]);
+        real.expect_code(0);
+        assert_eq!(dry.stdout(), real.stdout(), "{source}");
+        let created: Vec<String> = project
+            .files()
+            .into_iter()
+            .filter(|path| !before.contains(path))
+            .map(|path| format!("create: {path}\n"))
+            .collect();
+        assert_eq!(real.stdout(), created.concat(), "{source}");
+    }
+}
+
+#[test]
+fn an_existing_file_with_other_text_stops_the_import_before_anything_is_written() {
+    let project = fixture("rulesync");
+    project.write(".ai-rulez/rules/overview.md", "# Mine\n");
+    let before = project.files();
+    let run = project.run(&["import", "--from", "rulesync"]);
+    run.expect_code(1);
+    assert!(
+        run.stderr().contains(".ai-rulez/rules/overview.md")
+            && run.stderr().contains("import never overwrites"),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(project.files(), before);
+    assert_eq!(project.read(".ai-rulez/rules/overview.md"), "# Mine\n");
+}
+
+#[test]
+fn importing_again_finds_every_file_unchanged() {
+    let project = fixture("cursor");
+    project.run(&["import", "--from", "cursor"]).expect_code(0);
+    let again = project.run(&["import", "--from", "cursor", "--format", "json"]);
+    again.expect_code(0);
+    let report: serde_json::Value = serde_json::from_str(&again.stdout()).expect("json");
+    assert_eq!(report["created"], serde_json::json!([]));
+    // config.toml exists now, so it is left alone (not compared, not listed).
+    assert_eq!(
+        report["unchanged"],
+        serde_json::json!([".ai-rulez/rules/general.md", ".ai-rulez/rules/solidity.md"])
+    );
+}
+
+#[test]
+fn activation_is_kept_for_every_kind_of_windsurf_and_copilot_rule() {
+    let project = Project::empty();
+    project.write(
+        ".windsurf/rules/glob.md",
+        "---\ntrigger: glob\nglobs: src/**/*.ts\n---\nG\n",
+    );
+    project.write(
+        ".windsurf/rules/model.md",
+        "---\ntrigger: model_decision\ndescription: When touching the API\n---\nM\n",
+    );
+    project.write(
+        ".windsurf/rules/manual.md",
+        "---\ntrigger: manual\n---\nH\n",
+    );
+    project.write(
+        ".windsurf/rules/always.md",
+        "---\ntrigger: always_on\n---\nA\n",
+    );
+    project
+        .run(&["import", "--from", "windsurf"])
+        .expect_code(0);
+    assert_eq!(
+        project.read(".ai-rulez/rules/glob.md"),
+        "---\npaths:\n  - src/**/*.ts\n---\n\nG\n"
+    );
+    assert_eq!(
+        project.read(".ai-rulez/rules/model.md"),
+        "---\ndescription: When touching the API\nactivation: auto\n---\n\nM\n"
+    );
+    assert_eq!(
+        project.read(".ai-rulez/rules/manual.md"),
+        "---\nactivation: manual\n---\n\nH\n"
+    );
+    assert_eq!(project.read(".ai-rulez/rules/always.md"), "A\n");
+
+    let copilot = Project::empty();
+    copilot.write(
+        ".github/instructions/auto.instructions.md",
+        "---\ndescription: Database migrations\n---\nD\n",
+    );
+    copilot.write(".github/instructions/hand.instructions.md", "H\n");
+    copilot.write(
+        ".github/instructions/all.instructions.md",
+        "---\napplyTo: \"**\"\n---\nA\n",
+    );
+    copilot.run(&["import", "--from", "copilot"]).expect_code(0);
+    assert_eq!(
+        copilot.read(".ai-rulez/rules/auto.md"),
+        "---\ndescription: Database migrations\nactivation: auto\n---\n\nD\n"
+    );
+    assert_eq!(
+        copilot.read(".ai-rulez/rules/hand.md"),
+        "---\nactivation: manual\n---\n\nH\n"
+    );
+    assert_eq!(copilot.read(".ai-rulez/rules/all.md"), "A\n");
+}
+
+#[test]
+fn generate_adopts_native_files_with_the_same_text_without_force() {
+    // A hand-written rule (ending without a final new line, as many do) whose text is what
+    // generate writes is taken over (rewritten with the ai-rulez banner), nothing refused.
+    let project = Project::empty();
+    project.write(
+        ".windsurf/rules/style.md",
+        "---\ntrigger: glob\nglobs: \"src/**/*.rs\"\n---\n\n# Style\n\nUse rustfmt.",
+    );
+    project
+        .run(&["import", "--from", "windsurf"])
+        .expect_code(0);
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert!(
+        run.stdout().contains("update: .windsurf/rules/style.md"),
+        "{}",
+        run.stdout()
+    );
+    let adopted = project.read(".windsurf/rules/style.md");
+    assert!(adopted.contains("Content-Hash: sha256:"), "{adopted}");
+    assert!(adopted.ends_with("# Style\n\nUse rustfmt.\n"), "{adopted}");
+    project.run(&["generate", "--check"]).expect_code(0);
+}
+
+#[test]
+fn generate_refuses_a_native_file_with_other_text_and_shows_the_diff() {
+    let project = fixture("cursor");
+    project.run(&["import", "--from", "cursor"]).expect_code(0);
+    let before = project.read(".cursor/rules/general.mdc");
+    let run = project.run(&["generate"]);
+    run.expect_code(1);
+    let stderr = run.stderr();
+    assert!(
+        stderr.contains("--- a/.cursor/rules/general.mdc\n+++ b/.cursor/rules/general.mdc\n")
+            && stderr.contains("\n-description: \n")
+            && stderr.contains(
+                "ai-rulez generate --force`, which saves it as .cursor/rules/general.mdc.orig"
+            ),
+        "{stderr}"
+    );
+    assert_eq!(project.read(".cursor/rules/general.mdc"), before);
+    let forced = project.run(&["generate", "--force"]);
+    forced.expect_code(0);
+    assert_eq!(project.read(".cursor/rules/general.mdc.orig"), before);
+}
+
+/// A rulesync tree in the shape `bench/make-sample.sh` writes, and the `.ai-rulez/` tree that
+/// holds the same content: importing the first gives items with the same meaning (keys and
+/// values, body) as the second.
+#[test]
+fn a_rulesync_tree_round_trips_to_the_equivalent_ai_rulez_tree() {
+    use ai_rulez::testing::frontmatter::parse;
+    let project = Project::empty();
+    project.write(
+        ".rulesync/rules/00-overview.md",
+        "---\nroot: true\ntargets: [\"*\"]\ndescription: \"Project overview\"\nglobs: [\"**/*\"]\n---\n# Overview\n\n- Be brief.\n",
+    );
+    project.write(
+        ".rulesync/rules/rule-1.md",
+        "---\nroot: false\ntargets: [\"*\"]\ndescription: \"Conventions for module 1\"\nglobs: [\"src/mod1/**/*.rs\"]\n---\n# Rule 1\n\n- Short functions.\n",
+    );
+    project.write(
+        ".rulesync/skills/skill-1/SKILL.md",
+        "---\nname: skill-1\ndescription: \"Workflow for task family 1\"\ntargets: [\"*\"]\n---\nUse this skill.\n",
+    );
+    project.write(
+        ".rulesync/mcp.jsonc",
+        "{\n  // one server\n  \"mcpServers\": {\n    \"echo\": { \"type\": \"stdio\", \"command\": \"echo-mcp\", \"args\": [\"--stdio\"], \"env\": {} },\n  }\n}\n",
+    );
+    project.write(
+        "rulesync.jsonc",
+        "{ \"targets\": [\"claudecode\", \"cursor\", \"copilot\", \"codexcli\", \"devin\", \"kiro-ide\", \"cline\", \"opencode\"] }\n",
+    );
+    let expected: [(&str, &str); 3] = [
+        (
+            ".ai-rulez/rules/00-overview.md",
+            "---\ndescription: \"Project overview\"\n---\n# Overview\n\n- Be brief.\n",
+        ),
+        (
+            ".ai-rulez/rules/rule-1.md",
+            "---\ndescription: \"Conventions for module 1\"\npaths: [\"src/mod1/**/*.rs\"]\n---\n# Rule 1\n\n- Short functions.\n",
+        ),
+        (
+            ".ai-rulez/skills/skill-1/SKILL.md",
+            "---\nname: skill-1\ndescription: \"Workflow for task family 1\"\n---\nUse this skill.\n",
+        ),
+    ];
+    project
+        .run(&["import", "--from", "rulesync"])
+        .expect_code(0);
+    for (path, text) in expected {
+        let want = parse(path, text.as_bytes()).expect("expected parses");
+        let got = parse(path, project.read(path).as_bytes()).expect("imported parses");
+        assert_eq!(got.values, want.values, "{path}");
+        assert_eq!(got.body.trim_start(), want.body, "{path}");
+    }
+    assert_eq!(
+        project
+            .read(".ai-rulez/config.toml")
+            .split_once("presets")
+            .map(|(_, rest)| rest),
+        Some(
+            " = [\"claude\", \"cursor\", \"copilot\", \"codex\", \"devin\", \"kiro\", \"cline\", \"opencode\"]\n\n\
+             # Maintain a block of generated paths in .gitignore.\ngitignore = false\n\n\
+             [[mcp_servers]]\nname = \"echo\"\ncommand = \"echo-mcp\"\nargs = [\"--stdio\"]\n"
+        )
+    );
+}
+
+#[test]
+fn claude_paths_cursor_activations_and_ruler_servers_keep_their_meaning() {
+    let claude = Project::empty();
+    claude.write(
+        ".claude/rules/api.md",
+        "---\npaths:\n  - \"src/api/**/*.ts\"\n---\n\n# API\n",
+    );
+    claude.write(
+        ".claude/commands/git/commit.md",
+        "---\ndescription: Commit\n---\nCommit it.\n",
+    );
+    claude.write("CLAUDE.md", "<!-- hidden -->\nUse pnpm.\n");
+    let run = claude.run(&["import", "--from", "claude"]);
+    run.expect_code(0);
+    // Imported text passes the screening MCP writes pass; findings are said, not refused.
+    assert!(
+        run.stderr().contains(
+            "note: .ai-rulez/rules/claude.md (from CLAUDE.md): review it, screening found: AR003 on line 1"
+        ),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(
+        claude.read(".ai-rulez/rules/claude.md"),
+        "<!-- hidden -->\nUse pnpm.\n"
+    );
+    assert_eq!(
+        claude.read(".ai-rulez/rules/api.md"),
+        "---\npaths:\n  - src/api/**/*.ts\n---\n\n# API\n"
+    );
+    assert_eq!(
+        claude.read(".ai-rulez/commands/git-commit.md"),
+        "---\ndescription: Commit\n---\n\nCommit it.\n"
+    );
+
+    let cursor = Project::empty();
+    cursor.write(
+        ".cursor/rules/auto.mdc",
+        "---\ndescription: Writing migrations\nglobs:\nalwaysApply: false\n---\nM\n",
+    );
+    cursor.write(
+        ".cursor/rules/manual.mdc",
+        "---\nalwaysApply: false\n---\nH\n",
+    );
+    cursor.run(&["import", "--from", "cursor"]).expect_code(0);
+    assert_eq!(
+        cursor.read(".ai-rulez/rules/auto.md"),
+        "---\ndescription: Writing migrations\nactivation: auto\n---\n\nM\n"
+    );
+    assert_eq!(
+        cursor.read(".ai-rulez/rules/manual.md"),
+        "---\nactivation: manual\n---\n\nH\n"
+    );
+
+    let ruler = Project::empty();
+    ruler.write(".ruler/AGENTS.md", "# Overview\n");
+    ruler.write(
+        ".ruler/ruler.toml",
+        "default_agents = [\"cursor\", \"gemini-cli\", \"aider\"]\n[mcp_servers.docs]\nurl = \"https://docs.example.com/mcp\"\n[mcp_servers.local]\ncommand = \"npx\"\nargs = [\"-y\", \"x-mcp\"]\nenv = { TOKEN = \"${TOKEN}\" }\n",
+    );
+    let run = ruler.run(&["import", "--from", "ruler"]);
+    run.expect_code(0);
+    assert!(
+        run.stderr()
+            .contains("agent `aider` has no ai-rulez preset"),
+        "{}",
+        run.stderr()
+    );
+    let config = ruler.read(".ai-rulez/config.toml");
+    assert!(
+        config.contains("presets = [\"cursor\", \"gemini\"]\n")
+            && config.contains(
+                "[[mcp_servers]]\nname = \"docs\"\ntransport = \"http\"\nurl = \"https://docs.example.com/mcp\"\n"
+            )
+            && config.contains(
+                "[[mcp_servers]]\nname = \"local\"\ncommand = \"npx\"\nargs = [\"-y\", \"x-mcp\"]\nenv = { \"TOKEN\" = \"${TOKEN}\" }\n"
+            ),
+        "{config}"
+    );
+    assert_eq!(ruler.read(".ai-rulez/rules/agents.md"), "# Overview\n");
+}
