@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::frontmatter_memo::FrontmatterMemo;
 use super::{
     ItemFilesSpec, PresetSpec, RootContent, RulesSpec, SkillsSpec, TEMPLATES, fallback, fields,
-    reads,
+    reads, served,
 };
 use crate::config::RulesMode;
 use crate::content::{Activation, Item, Kind};
@@ -61,6 +61,7 @@ pub(crate) fn render(
         presets,
         &placements,
     ));
+    let served = served::ServedSkills::decide(project, view, presets, &mut plan.warnings);
     let renderer = Renderer {
         project,
         view,
@@ -68,6 +69,7 @@ pub(crate) fn render(
         frontmatter,
         root_writers,
         placements,
+        served,
     };
     for preset in presets {
         renderer.preset(preset, lookup, &mut plan)?;
@@ -157,6 +159,8 @@ struct Renderer<'a> {
     root_writers: BTreeMap<String, Vec<String>>,
     /// Which homes carry each rule and context item (one copy per assistant).
     placements: reads::Placements,
+    /// Which presets leave served skills out and get the stub skill instead.
+    served: served::ServedSkills,
 }
 
 /// One item as the root template shows it.
@@ -251,7 +255,12 @@ impl Renderer<'_> {
         }
         if let Some(skills) = &preset.skills {
             for item in self.items(Kind::Skill) {
-                Self::skill(preset, skills, item, plan)?;
+                if !self.served.omits(preset, item) {
+                    Self::skill(preset, skills, item, plan)?;
+                }
+            }
+            if let Some(stub) = self.served.stub_for(preset, &skills.dir) {
+                plan.add(stub)?;
             }
         }
         let mut left_out: Vec<String> = Vec::new();

@@ -8,6 +8,8 @@ mod context;
 mod relevance;
 mod rules;
 mod select;
+pub(crate) mod skill_files;
+pub(crate) mod skills;
 #[cfg(test)]
 mod tests;
 mod topic;
@@ -237,6 +239,8 @@ pub struct Catalog {
     /// sentence with hundreds of rules of its scope; tokenizing each of them on every call was
     /// most of its cost.
     rule_lines: Vec<OnceLock<RuleLines>>,
+    /// The skills `ai-rulez mcp` serves on demand, screened, built on first use.
+    skill_shelf: OnceLock<skills::SkillShelf>,
 }
 
 impl Catalog {
@@ -337,7 +341,15 @@ impl Catalog {
             rule_lines: std::iter::repeat_with(OnceLock::new)
                 .take(project_items)
                 .collect(),
+            skill_shelf: OnceLock::new(),
         }
+    }
+
+    /// The served skills of the default view (screened on first use; see [`skills`]).
+    #[must_use]
+    pub(crate) fn skill_shelf(&self) -> &skills::SkillShelf {
+        self.skill_shelf
+            .get_or_init(|| skills::SkillShelf::build(&self.project, &self.view))
     }
 
     /// This catalog with `items` (root-layer rule files just written by this process, as
