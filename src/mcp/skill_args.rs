@@ -22,9 +22,9 @@ pub(crate) struct FindSkillArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct LoadSkillArgs {
-    /// The skill's name, as find_skill returns it.
+    /// The skill's name, as `find_skill` returns it.
     pub(crate) name: String,
-    /// Most bytes of SKILL.md to return; the rest is marked and readable with read_skill_file.
+    /// Most bytes of SKILL.md to return; the rest is marked and readable with `read_skill_file`.
     #[schemars(range(min = 1, max = 2_147_483_647))]
     pub(crate) budget_bytes: Option<u32>,
     /// Folder to find the project from; default: where the server started.
@@ -45,7 +45,7 @@ pub(crate) struct SkillNameArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ReadSkillFileArgs {
-    /// `skill://<name>/<path>`, as list_skill_resources gives it.
+    /// `skill://<name>/<path>`, as `list_skill_resources` gives it.
     pub(crate) uri: String,
     /// First byte to return (default 0).
     #[schemars(range(min = 0, max = 2_147_483_647))]

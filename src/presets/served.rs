@@ -90,7 +90,7 @@ impl ServedSkills {
         if !without_mcp.is_empty() {
             without_mcp.sort();
             let mut message = format!(
-                "served skills ({}) are written as files for {}: ai-rulez writes no MCP settings for {}, so {} cannot call find_skill; set `delivery: both` to say so, or disable the preset",
+                "served skills ({}) are written as files for {}: ai-rulez writes no MCP settings for {}, so {} cannot call find_skill; use `delivery: both` for skills that should stay files, or disable the preset",
                 names.join(", "),
                 without_mcp.join(", "),
                 if without_mcp.len() == 1 { "it" } else { "them" },

@@ -142,7 +142,7 @@ fn served_skills_leave_mcp_presets_trees_and_stay_as_files_with_a_warning_for_th
     );
     assert!(
         run.stderr().contains(
-            "warning: served skills (deploy, refunds) are written as files for cline, kiro: ai-rulez writes no MCP settings for them, so they cannot call find_skill; set `delivery: both` to say so, or disable the preset\n"
+            "warning: served skills (deploy, refunds) are written as files for cline, kiro: ai-rulez writes no MCP settings for them, so they cannot call find_skill; use `delivery: both` for skills that should stay files, or disable the preset\n"
         ),
         "{}",
         run.stderr()
@@ -177,7 +177,7 @@ fn a_preset_sharing_its_skills_folder_with_one_without_mcp_keeps_the_files_too()
     );
     assert!(
         run.stderr().contains(
-            "written as files for amp: ai-rulez writes no MCP settings for it, so it cannot call find_skill; set `delivery: both` to say so, or disable the preset; codex (shares .agents/skills) get the files too\n"
+            "written as files for amp: ai-rulez writes no MCP settings for it, so it cannot call find_skill; use `delivery: both` for skills that should stay files, or disable the preset; codex (shares .agents/skills) get the files too\n"
         ),
         "{}",
         run.stderr()
@@ -327,9 +327,9 @@ fn find_skill_ranks_served_skills_and_names_the_withheld_one() {
 fn load_skill_returns_skill_md_with_its_files_and_cuts_at_the_budget() {
     let project = served_project();
     let mut server = Server::start_with(project.path(), &["--toolsets", "skills"], &[]);
-    let served = served_migrations();
+    let skill_md = served_migrations();
     let resources = json!([
-        {"path": "SKILL.md", "uri": "skill://db-migrations/SKILL.md", "size": served.len(), "digest": digest(served.as_bytes()), "mime_type": "text/markdown", "executable": false},
+        {"path": "SKILL.md", "uri": "skill://db-migrations/SKILL.md", "size": skill_md.len(), "digest": digest(skill_md.as_bytes()), "mime_type": "text/markdown", "executable": false},
         {"path": "assets/logo.png", "uri": "skill://db-migrations/assets/logo.png", "size": PNG.len(), "digest": digest(PNG), "mime_type": "image/png", "executable": false},
         {"path": "references/checklist.md", "uri": "skill://db-migrations/references/checklist.md", "size": CHECKLIST.len(), "digest": digest(CHECKLIST.as_bytes()), "mime_type": "text/markdown", "executable": false},
         {"path": "scripts/migrate.sh", "uri": "skill://db-migrations/scripts/migrate.sh", "size": 32, "digest": digest(b"#!/bin/sh\nexec sqlx migrate run\n"), "mime_type": "application/x-sh", "executable": cfg!(unix)},
@@ -343,9 +343,9 @@ fn load_skill_returns_skill_md_with_its_files_and_cuts_at_the_budget() {
             "description": "Plan and run database schema changes safely.",
             "delivery": "served",
             "source": ".ai-rulez/skills/db-migrations/SKILL.md",
-            "text": served,
-            "total_bytes": served.len(),
-            "digest": digest(served.as_bytes()),
+            "text": skill_md,
+            "total_bytes": skill_md.len(),
+            "digest": digest(skill_md.as_bytes()),
             "truncated": false,
             "resources": resources,
         })
@@ -354,16 +354,16 @@ fn load_skill_returns_skill_md_with_its_files_and_cuts_at_the_budget() {
         "load_skill",
         json!({"name": "db-migrations", "budget_bytes": 40}),
     );
-    assert_eq!(loaded["text"], served[..40]);
+    assert_eq!(loaded["text"], skill_md[..40]);
     assert_eq!(loaded["truncated"], true);
     assert_eq!(loaded["next_offset"], 40);
-    assert_eq!(loaded["total_bytes"], served.len());
-    assert_eq!(loaded["digest"], digest(served.as_bytes()));
+    assert_eq!(loaded["total_bytes"], skill_md.len());
+    assert_eq!(loaded["digest"], digest(skill_md.as_bytes()));
     assert!(
         text.starts_with(&format!(
             "{}\n[TRUNCATED: 40 of {} bytes shown (budget_bytes). Read the rest with read_skill_file uri=skill://db-migrations/SKILL.md offset=40]\n",
-            &served[..40],
-            served.len()
+            &skill_md[..40],
+            skill_md.len()
         )),
         "{text}"
     );
@@ -485,20 +485,20 @@ fn skill_resources_carry_digests_and_media_types_and_the_skills_extension_lists_
     let mut server = Server::start_with(project.path(), &["--toolsets", "skills"], &[]);
     let listed = server.request("resources/list", json!({}));
     let resources = listed["result"]["resources"].as_array().expect("resources");
-    let skill_md = resources
+    let listed_skill_md = resources
         .iter()
         .find(|resource| resource["uri"] == "skill://db-migrations/SKILL.md")
         .expect("listed");
-    let served = served_migrations();
+    let skill_md = served_migrations();
     assert_eq!(
-        skill_md,
+        listed_skill_md,
         &json!({
             "uri": "skill://db-migrations/SKILL.md",
             "name": "db-migrations",
             "description": "Plan and run database schema changes safely.",
             "mimeType": "text/markdown",
-            "size": served.len(),
-            "_meta": {"io.modelcontextprotocol.skills/digest": digest(served.as_bytes())}
+            "size": skill_md.len(),
+            "_meta": {"io.modelcontextprotocol.skills/digest": digest(skill_md.as_bytes())}
         })
     );
     let uris: Vec<&str> = resources
