@@ -100,13 +100,19 @@ impl SkillShelf {
             .map(|item| delivery::of_skill(item, &project.config))
             .collect();
         let any_served = deliveries.iter().any(|delivery| delivery.is_served());
+        let candidates: Vec<(&Item, Delivery)> = skills
+            .into_iter()
+            .zip(deliveries)
+            .filter(|(_, delivery)| !any_served || delivery.is_served())
+            .collect();
+        // Screening is most of the cost, and each skill's is independent.
+        let outcomes = crate::parallel::map_in_order(&candidates, |(item, delivery)| {
+            serve(project, item, *delivery)
+        });
         let mut served: Vec<(ServedSkill, &Item)> = Vec::new();
         let mut withheld = Vec::new();
-        for (item, delivery) in skills.into_iter().zip(deliveries) {
-            if any_served && !delivery.is_served() {
-                continue;
-            }
-            match serve(project, item, delivery) {
+        for ((item, _), outcome) in candidates.iter().zip(outcomes) {
+            match outcome {
                 Ok(skill) => served.push((skill, item)),
                 Err(reasons) => withheld.push(WithheldSkill {
                     name: item.id.clone(),
