@@ -596,3 +596,34 @@ fn the_server_declares_the_skills_extension() {
     server.line(crate::mcp::INITIALIZED);
     server.finish();
 }
+
+#[test]
+fn switching_a_skill_to_served_removes_its_generated_files_and_adds_the_stub() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        format!("version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n\n{MCP_ENTRY}"),
+    );
+    project.write(
+        ".ai-rulez/skills/deploy/SKILL.md",
+        "---\ndescription: Deploy.\n---\nRun.\n",
+    );
+    project.write(".ai-rulez/skills/deploy/references/steps.md", "Steps.\n");
+    assert_eq!(project.run(&["generate"]).code(), 0);
+    assert!(project.exists(".claude/skills/deploy/references/steps.md"));
+    project.write(
+        ".ai-rulez/skills/deploy/SKILL.md",
+        "---\ndescription: Deploy.\ndelivery: served\n---\nRun.\n",
+    );
+    let run = project.run(&["generate"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(
+        run.stdout().contains(
+            "create: .claude/skills/ai-rulez-skills/SKILL.md\ndelete: .claude/skills/deploy/SKILL.md\ndelete: .claude/skills/deploy/references/steps.md\n"
+        ),
+        "{}",
+        run.stdout()
+    );
+    assert_eq!(skill_folders(&project), [".claude/skills/ai-rulez-skills"]);
+    assert!(!project.exists(".claude/skills/deploy"));
+}
