@@ -51,7 +51,7 @@ def row(label, tools):
 print("| toolsets served | tools | bytes | ~tokens |")
 print("|---|---:|---:|---:|")
 row("default", tools_list([]))
-for toolset in ["read", "author", "admin"]:
+for toolset in ["read", "skills", "author", "admin"]:
     row(f"{toolset} (+ core)", tools_list(["--toolsets", toolset]))
 row("read,author,admin", tools_list(["--toolsets", "read,author,admin"]))
 row("read-only, all", tools_list(["--read-only", "--toolsets", "read,author,admin"]))

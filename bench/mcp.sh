@@ -6,11 +6,16 @@
 #      initialized, tools/list written at once), median over RUNS runs.
 #   2. get_rules latency: a project of 5,000 rules (scoped and global); CALLS calls on one server
 #      with varied paths and tasks (refresh on, so every call does the full work), p50 and p99.
+#   3. find_skill latency: the same 5,000 rules plus 500 served skills (each with a reference
+#      file); the first call (screens and indexes the skills) once, then CALLS calls with varied
+#      queries, p50 and p99.
 #
 # Targets (issue 4): tools/list median <= 100 ms from start; get_rules p50 <= 2 ms, p99 <= 10 ms.
+# Target (issue 12): find_skill p50 <= 2 ms, p99 <= 10 ms on 500 skills + 5,000 rules.
 # The Go ai-rulez documents 6-8 s cold starts on such monorepos; the ratio is printed.
 #
-# Usage: bash bench/mcp.sh        Tunables: RUNS=20 CALLS=1000
+# Usage: bash bench/mcp.sh        Tunables: RUNS=20 CALLS=1000, BIN=path (skip the build and
+#                                  measure that binary, e.g. target/release/ai-rulez)
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -19,8 +24,10 @@ RUNS=${RUNS:-20}
 CALLS=${CALLS:-1000}
 
 command -v python3 >/dev/null || { echo "error: python3 is needed" >&2; exit 1; }
-(cd "$ROOT" && cargo build --profile dist --quiet)
-BIN=$ROOT/target/dist/ai-rulez
+if [ -z "${BIN:-}" ]; then
+    (cd "$ROOT" && cargo build --profile dist --quiet)
+    BIN=$ROOT/target/dist/ai-rulez
+fi
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -94,7 +101,7 @@ INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 def start(root):
     # Every toolset, so the listing carries the whole surface (the default serves `read` only).
-    return subprocess.Popen([binary, "mcp", "--toolsets", "read,author,admin,learn,memory"], cwd=root, stdin=subprocess.PIPE,
+    return subprocess.Popen([binary, "mcp", "--toolsets", "read,skills,author,admin,learn,memory"], cwd=root, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
 big = project("monorepo", monorepo)
@@ -148,9 +155,45 @@ for call in range(calls):
     sent_rules += len(answer["result"]["structuredContent"]["rules"])
 process.stdin.close(); process.wait()
 
+def many_skills(base):
+    many_rules(base)
+    for number in range(500):
+        folder = os.path.join(base, "skills", f"s{number:03}-{random.choice(WORDS)}")
+        write(os.path.join(folder, "SKILL.md"),
+              f"---\ndescription: {sentence(12)}\ntriggers: [{random.choice(WORDS)} {random.choice(WORDS)}]\n---\n"
+              f"# {sentence(3)}\n\n{sentence(120)}\n")
+        write(os.path.join(folder, "references", "notes.md"), f"{sentence(200)}\n")
+
+skills_root = project("skills", many_skills)
+with open(os.path.join(skills_root, ".ai-rulez", "config.toml"), "a", encoding="utf-8") as handle:
+    handle.write('\n[skills]\ndelivery = "served"\n')
+process = start(skills_root)
+send(process, INITIALIZE); receive(process, 1); send(process, INITIALIZED)
+began = time.perf_counter()
+send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+               "params": {"name": "find_skill", "arguments": {"query": "database migration"}}})
+answer = receive(process, 2)
+skills_load = (time.perf_counter() - began) * 1000
+assert answer["result"]["structuredContent"]["served"] == 500, answer
+skill_latencies = []
+found_skills = 0
+for call in range(calls):
+    query = sentence(random.randint(2, 8))
+    request = {"jsonrpc": "2.0", "id": 10 + call, "method": "tools/call",
+               "params": {"name": "find_skill", "arguments": {"query": query, "limit": 5}}}
+    began = time.perf_counter()
+    send(process, request)
+    answer = receive(process, 10 + call)
+    skill_latencies.append((time.perf_counter() - began) * 1000)
+    assert not answer["result"].get("isError"), answer
+    found_skills += len(answer["result"]["structuredContent"]["skills"])
+process.stdin.close(); process.wait()
+skill_latencies.sort()
+
 latencies.sort()
-def percentile(share):
-    return latencies[min(len(latencies) - 1, int(share * len(latencies)))]
+def percentile(share, values=None):
+    values = latencies if values is None else values
+    return values[min(len(values) - 1, int(share * len(values)))]
 median_start = statistics.median(starts)
 print(f"cold start to first tools/list, 1,500 items / 500 domains: median {median_start:.1f} ms "
       f"(min {min(starts):.1f}, max {max(starts):.1f}, {runs} runs; target <= 100 ms)")
@@ -159,6 +202,10 @@ print(f"first get_rules on 5,000 rules (load + index): {many_load:.1f} ms")
 print(f"get_rules on 5,000 rules, {calls} calls: p50 {percentile(0.50):.2f} ms, "
       f"p99 {percentile(0.99):.2f} ms, max {latencies[-1]:.2f} ms "
       f"(targets p50 <= 2 ms, p99 <= 10 ms; {sent_rules / calls:.1f} rules sent per call)")
+print(f"first find_skill on 500 skills + 5,000 rules (load, screen, index): {skills_load:.1f} ms")
+print(f"find_skill on 500 skills + 5,000 rules, {calls} calls: p50 {percentile(0.50, skill_latencies):.2f} ms, "
+      f"p99 {percentile(0.99, skill_latencies):.2f} ms, max {skill_latencies[-1]:.2f} ms "
+      f"(targets p50 <= 2 ms, p99 <= 10 ms; {found_skills / calls:.1f} skills returned per call)")
 for go_seconds in (6, 8):
     print(f"Go ai-rulez documented cold start {go_seconds} s: ours is "
           f"{go_seconds * 1000 / median_start:.0f}x faster to tools/list, "

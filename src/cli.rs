@@ -276,7 +276,7 @@ pub struct McpArgs {
     /// directory the server starts in, serving the project around it).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
-    /// Toolsets to serve: read, author, admin, learn, memory (default: `[mcp] toolsets` in config.toml, else
+    /// Toolsets to serve: read, skills, author, admin, learn, memory (default: `[mcp] toolsets` in config.toml, else
     /// read).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub toolsets: Vec<String>,

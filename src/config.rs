@@ -87,6 +87,11 @@ pub struct Config {
     /// `[learning] auto_activate`: whether rules the learning tools save start active (when
     /// they pass every check) instead of pending; false when absent.
     pub learning_auto_activate: bool,
+    /// `[skills] delivery`: how a skill is delivered when neither its frontmatter nor its
+    /// domain says; `None` when absent (static). See [`crate::delivery::of_skill`].
+    pub skills_delivery: Option<crate::delivery::Delivery>,
+    /// `[domains.<name>] delivery`: domain name → delivery of that domain's skills.
+    pub domain_delivery: IndexMap<String, crate::delivery::Delivery>,
 }
 
 /// Top-level config keys read as plain values (the tables `rules`, `header`, `lint`, `mcp` and
@@ -128,13 +133,12 @@ const MCP_SERVER_KEYS: [&str; 11] = [
 ];
 
 /// Top-level keys the Go ai-rulez defines that this tool reads but does not act on yet.
-const NOT_YET_SUPPORTED: [&str; 21] = [
+const NOT_YET_SUPPORTED: [&str; 19] = [
     "builtins",
     "installed_skills",
     "marketplaces",
     "plugins",
     "plugin",
-    "skills",
     "scopes",
     "lock",
     "hooks",
@@ -146,7 +150,6 @@ const NOT_YET_SUPPORTED: [&str; 21] = [
     "compact",
     "codex_skills_dir",
     "bundle_exclude",
-    "domains",
     "skill_sources",
     "llms_txt",
     "agents",
@@ -226,6 +229,8 @@ impl Reader<'_> {
                 "learning" => {
                     self.check_known_keys(value, "learning", &["auto_activate"], warnings);
                 }
+                "skills" => self.check_known_keys(value, "skills", &["delivery"], warnings),
+                "domains" => self.check_domain_tables(value, &mut ignored, warnings),
                 "mcp" => self.check_known_keys(
                     value,
                     "mcp",
@@ -241,7 +246,7 @@ impl Reader<'_> {
                 other => {
                     let understood = ROOT_KEYS
                         .iter()
-                        .chain(["rules", "header", "lint", "mcp"].iter())
+                        .chain(["rules", "header", "lint", "mcp", "skills", "domains"].iter())
                         .copied()
                         .chain(yaml.then_some("sections"));
                     warnings.push(format!(
@@ -331,7 +336,71 @@ impl Reader<'_> {
                     return Err(self.error("learning.auto_activate", "must be true or false"));
                 }
             },
+            skills_delivery: match root.get("skills").and_then(|skills| skills.get("delivery")) {
+                None => None,
+                Some(value) => Some(self.delivery(value, "skills.delivery")?),
+            },
+            domain_delivery: self.domain_delivery(root.get("domains"))?,
         })
+    }
+
+    /// A `delivery` value at `key`.
+    fn delivery(&self, value: &Value, key: &str) -> Result<crate::delivery::Delivery> {
+        let Value::String(text) = value else {
+            return Err(self.error(key, "must be \"static\", \"served\" or \"both\""));
+        };
+        crate::delivery::Delivery::parse(text)
+            .ok_or_else(|| self.error(key, &crate::delivery::unknown_message(text)))
+    }
+
+    /// `[domains.<name>] delivery` of every domain that sets it, in config order.
+    fn domain_delivery(
+        &self,
+        domains: Option<&Value>,
+    ) -> Result<IndexMap<String, crate::delivery::Delivery>> {
+        let mut found = IndexMap::new();
+        let Some(Value::Object(domains)) = domains else {
+            return Ok(found);
+        };
+        for (name, table) in domains {
+            if let Some(value) = table.get("delivery") {
+                let delivery = self.delivery(value, &format!("domains.{name}.delivery"))?;
+                found.insert(name.clone(), delivery);
+            }
+        }
+        Ok(found)
+    }
+
+    /// `[domains]` holds one table per domain; `delivery` is read, the Go tool's other domain
+    /// keys are reported as not supported yet.
+    fn check_domain_tables(
+        &self,
+        value: &Value,
+        ignored: &mut Vec<String>,
+        warnings: &mut Vec<String>,
+    ) {
+        let Value::Object(domains) = value else {
+            warnings.push(format!(
+                "{}: `domains` should be a table of domain tables; it is ignored",
+                self.path
+            ));
+            return;
+        };
+        for (name, table) in domains {
+            let Value::Object(table) = table else {
+                warnings.push(format!(
+                    "{}: `domains.{name}` should be a table; it is ignored",
+                    self.path
+                ));
+                continue;
+            };
+            ignored.extend(
+                table
+                    .keys()
+                    .filter(|key| key.as_str() != "delivery")
+                    .map(|key| format!("domains.{name}.{key}")),
+            );
+        }
     }
 
     fn toolsets(&self, names: &Value) -> Result<Vec<crate::mcp::registry::Toolset>> {

@@ -19,6 +19,7 @@ pub(crate) mod commands;
 pub(crate) mod config;
 pub(crate) mod confined_fs;
 pub(crate) mod content;
+pub(crate) mod delivery;
 pub(crate) mod diff;
 pub(crate) mod error;
 pub(crate) mod frontmatter;

@@ -11,7 +11,9 @@ rule file, `ai-rulez review approve` (the CLI, as a person would) activates it, 
 serves it. Then team memory: enable the memory toolset, write_memory saves a memory of `src/db`,
 a second writer changes it, the first writer's update_memory with its stale expected_version_id
 is refused with the current version and text, it merges and retries, and get_context lists the
-memory. Every answer is compared exactly; the script prints each check and exits non-zero on
+memory. Then skills on demand: a served skill written by hand is found with find_skill, loaded
+within a byte budget, its reference read in a window and as a skill:// resource whose sha256 digest
+matches. Every answer is compared exactly; the script prints each check and exits non-zero on
 the first failure.
 """
 
@@ -57,6 +59,12 @@ LEARNED_FILE = (
     "---\ntitle: Use the repository layer for database\nscope: section:src/db\nstatus: pending\n"
     "source: feedback\nevidence: user said so\ncreated: 2026-01-01\n---\n" + LEARNED + "\n"
 )
+
+
+SKILL_TOOLS = ["find_skill", "load_skill", "list_skill_resources", "read_skill_file"]
+SKILL_MD = "---\ndescription: Cut a release and publish its notes.\ndelivery: served\n---\nTag, push, then publish.\n"
+SERVED_SKILL_MD = "---\nname: release\ndescription: Cut a release and publish its notes.\n---\nTag, push, then publish.\n"
+STEPS = "1. Tag.\n2. Push.\n"
 
 
 MEMORY_TOOLS = [
@@ -237,6 +245,7 @@ async def run(binary, root):
             await learning_loop(session, binary, root)
             await memory_loop(session, root)
             await learnings(session, root)
+            await skills_on_demand(session, root)
             await nested_context(session, root)
 
 
@@ -442,6 +451,51 @@ async def learnings(session, root):
     )
     result = await session.call_tool("get_context", {"path": "src/db/pool.rs"})
     check("get_context: the stale learning is not served", result.structured_content.get("learnings", []), [])
+
+
+async def skills_on_demand(session, root):
+    """A served skill written by hand: enable the skills toolset, find it, load it within a byte
+    budget, read a window of its reference file, and read it as a skill:// resource whose digest
+    matches its bytes."""
+    folder = os.path.join(root, ".ai-rulez", "skills", "release")
+    os.makedirs(os.path.join(folder, "references"))
+    with open(os.path.join(folder, "SKILL.md"), "w", encoding="utf-8") as handle:
+        handle.write(SKILL_MD)
+    with open(os.path.join(folder, "references", "steps.md"), "w", encoding="utf-8") as handle:
+        handle.write(STEPS)
+    result = await session.call_tool("enable_toolset", {"toolset": "skills"})
+    check("enable_toolset skills: tools added", result.structured_content["added"], SKILL_TOOLS)
+    result = await session.call_tool("find_skill", {"query": "publish a release"})
+    check("find_skill: not an error", result.is_error, False)
+    check(
+        "find_skill: the served skill",
+        [(skill["name"], skill["uri"]) for skill in result.structured_content["skills"]],
+        [("release", "skill://release/SKILL.md")],
+    )
+    result = await session.call_tool("load_skill", {"name": "release", "budget_bytes": 20})
+    check("load_skill: not an error", result.is_error, False)
+    loaded = result.structured_content
+    check("load_skill: cut at the budget", (loaded["text"], loaded["truncated"], loaded["next_offset"]),
+          (SERVED_SKILL_MD[:20], True, 20))
+    check("load_skill: digest of the whole SKILL.md", loaded["digest"], sha256(SERVED_SKILL_MD))
+    check(
+        "load_skill: its files",
+        [(entry["path"], entry["size"], entry["digest"]) for entry in loaded["resources"]],
+        [("SKILL.md", len(SERVED_SKILL_MD), sha256(SERVED_SKILL_MD)),
+         ("references/steps.md", len(STEPS), sha256(STEPS))],
+    )
+    result = await session.call_tool(
+        "read_skill_file", {"uri": "skill://release/references/steps.md", "offset": 9, "length": 100}
+    )
+    check("read_skill_file: the window", (result.structured_content["content"], result.structured_content["size"]),
+          (STEPS[9:], len(STEPS)))
+    result = await session.call_tool("read_skill_file", {"uri": "skill://release/../../etc/passwd"})
+    check("read_skill_file: a path leaving the skill is refused", result.is_error, True)
+    read = await session.read_resource("skill://release/references/steps.md")
+    contents = read.contents[0]
+    check("resources/read skill://: text and media type", (contents.text, contents.mime_type), (STEPS, "text/markdown"))
+    check("resources/read skill://: digest", contents.meta["io.modelcontextprotocol.skills/digest"],
+          sha256(STEPS))
 
 
 def main():

@@ -221,6 +221,9 @@ pub struct Item {
     pub created: Option<String>,
     /// `revises`: for a pending revision, the id of the active rule it would replace.
     pub revises: Option<String>,
+    /// `delivery` as written (skills only matter); `None` when absent, so the domain's or the
+    /// config's setting applies (see [`crate::delivery::of_skill`]).
+    pub delivery: Option<crate::delivery::Delivery>,
 }
 
 impl Item {
@@ -414,6 +417,13 @@ pub(crate) fn interpret(
         _ => leading_heading(&document.body).unwrap_or_else(|| id.clone()),
     };
     let description = string("description")?;
+    let delivery = match string("delivery")? {
+        None => None,
+        Some(text) => Some(
+            crate::delivery::Delivery::parse(&text)
+                .ok_or_else(|| error("delivery", crate::delivery::unknown_message(&text)))?,
+        ),
+    };
     let activation = resolve_activation(values, &globs, description.is_some(), &error)?;
     Ok(Item {
         kind,
@@ -439,6 +449,7 @@ pub(crate) fn interpret(
         refs,
         created,
         revises,
+        delivery,
     })
 }
 

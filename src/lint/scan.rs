@@ -66,6 +66,17 @@ pub(crate) fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
     finish(project, report, &texts)
 }
 
+/// Screens one item (its file and, for a skill, every resource) exactly as `scan` does,
+/// suppressions and `[lint] ignore` applied. `ai-rulez mcp` runs it on a skill before serving
+/// any of its files. Output: findings sorted by file and line, paths project-relative.
+#[must_use]
+pub(crate) fn scan_one_item(project: &Project, item: &Item) -> Vec<Finding> {
+    let mut report = Report::default();
+    let mut texts: Texts = HashMap::new();
+    scan_item(project, item, screen, &mut report, &mut texts);
+    finish(project, report, &texts).findings
+}
+
 /// The code of a literal secret (an API key, token, private key or password written out).
 const SECRET_CODE: &str = "AR001";
 

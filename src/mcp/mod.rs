@@ -12,6 +12,7 @@ mod page;
 pub(crate) mod registry;
 mod resources;
 mod schema;
+mod skill_args;
 mod toolsets;
 
 use std::collections::BTreeSet;
@@ -21,9 +22,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
-    CustomResult, Implementation, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-    ServerCapabilities, ServerConfig, Tool,
+    CustomResult, GetSkillRequestParams, GetSkillResult, Implementation,
+    ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ErrorData, ServiceExt as _};
@@ -425,11 +427,12 @@ impl ServerHandler for Server {
             .enable_tools()
             .enable_tool_list_changed()
             .enable_resources()
+            .enable_skills()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")))
             .with_instructions(
-                "ai-rulez serves this repository's rules. Call get_rules with the paths you will edit and a one-sentence task before editing; use search_rules for a topic and get_context for everything that applies to a path. enable_toolset adds the tools to write rules and skills (author) or to configure and generate (admin).",
+                "ai-rulez serves this repository's rules and skills. Call get_rules with the paths you will edit and a one-sentence task before editing; use search_rules for a topic and get_context for everything that applies to a path; enable_toolset with skills adds find_skill and load_skill for the project's skills. enable_toolset adds the tools to write rules and skills (author) or to configure and generate (admin).",
             )
     }
 
@@ -526,7 +529,47 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> std::result::Result<ListResourcesResult, ErrorData> {
-        Ok(resources::list())
+        // A project that does not load still lists the fixed resources.
+        let listed = tokio::task::block_in_place(|| {
+            self.read(None, None, |catalog, _| {
+                Ok(resources::list(Some(catalog.skill_shelf())))
+            })
+        });
+        Ok(listed.unwrap_or_else(|_| resources::list(None)))
+    }
+
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<ListSkillsResult, ErrorData> {
+        // The whole catalog in one page: an entry is small and a project has hundreds at most.
+        let skills = tokio::task::block_in_place(|| {
+            self.read(None, None, |catalog, _| {
+                Ok(catalog
+                    .skill_shelf()
+                    .skills
+                    .iter()
+                    .map(resources::skill_entry)
+                    .collect())
+            })
+        })
+        .map_err(|error| ErrorData::internal_error(error.0, None))?;
+        Ok(ListSkillsResult::with_all_items(skills))
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<GetSkillResult, ErrorData> {
+        let skill = tokio::task::block_in_place(|| {
+            self.read(None, None, |catalog, _| {
+                resources::get_skill(catalog.skill_shelf(), &request.uri).map_err(ToolError)
+            })
+        })
+        .map_err(|error| ErrorData::invalid_params(error.0, None))?;
+        Ok(GetSkillResult::new(skill))
     }
 
     async fn list_resource_templates(
@@ -543,18 +586,27 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> std::result::Result<ReadResourceResponse, ErrorData> {
         if request.uri.starts_with("context://") {
-            let contents = self
-                .read_instruction_files(None, None, |index, dir, _| {
+            let contents = tokio::task::block_in_place(|| {
+                self.read_instruction_files(None, None, |index, dir, _| {
                     resources::read_context(index, dir, &request.uri).map_err(ToolError)
                 })
-                .map_err(|error| ErrorData::invalid_params(error.0, None))?;
-            return Ok(rmcp::model::ReadResourceResult::new(contents).into());
-        }
-        let contents = self
-            .read(None, None, |catalog, _| {
-                resources::read(&catalog.project, &request.uri).map_err(ToolError)
             })
             .map_err(|error| ErrorData::invalid_params(error.0, None))?;
+            return Ok(rmcp::model::ReadResourceResult::new(contents).into());
+        }
+        let contents = tokio::task::block_in_place(|| {
+            self.read(None, None, |catalog, _| {
+                if request
+                    .uri
+                    .starts_with(crate::retrieval::skills::SKILL_SCHEME)
+                {
+                    resources::read_skill(catalog.skill_shelf(), &request.uri).map_err(ToolError)
+                } else {
+                    resources::read(&catalog.project, &request.uri).map_err(ToolError)
+                }
+            })
+        })
+        .map_err(|error| ErrorData::invalid_params(error.0, None))?;
         Ok(rmcp::model::ReadResourceResult::new(contents).into())
     }
 }

@@ -21,6 +21,8 @@ pub enum Toolset {
     Core,
     /// Reading the rules for a change, searching them, and reading items.
     Read,
+    /// Finding and loading the project's skills on demand.
+    Skills,
     /// Creating, updating and deleting items and domains.
     Author,
     /// Config, profiles, init, generate, lock status, validation, version.
@@ -35,7 +37,7 @@ pub enum Toolset {
 
 /// Every toolset: what it is called and what it is for, in listing order. A new toolset is an
 /// enum variant, one row here, and one module under `toolsets/`.
-pub const TOOLSETS: [(Toolset, &str, &str); 7] = [
+pub const TOOLSETS: [(Toolset, &str, &str); 8] = [
     (
         Toolset::Core,
         "core",
@@ -45,6 +47,11 @@ pub const TOOLSETS: [(Toolset, &str, &str); 7] = [
         Toolset::Read,
         "read",
         "rules for a change, rule search, context for a path, items, domains",
+    ),
+    (
+        Toolset::Skills,
+        "skills",
+        "find and load the project's skills on demand",
     ),
     (
         Toolset::Author,

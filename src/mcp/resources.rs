@@ -1,26 +1,61 @@
 //! MCP resources: `ai-rulez://config` (the config file), `ai-rulez://catalog` (every item as
-//! JSON), and the template `ai-rulez://{kind}/{name}` (one item's file; domain items as
-//! `ai-rulez://{kind}/{domain}/{name}`). Each carries the media type of its file, so a client
-//! can render Markdown as Markdown and hand TOML to a TOML reader.
+//! JSON), the template `ai-rulez://{kind}/{name}` (one item's file; domain items as
+//! `ai-rulez://{kind}/{domain}/{name}`), and every file of a served skill as
+//! `skill://<name>/<path>` (the MCP Skills extension's URIs), with its size and sha256 digest
+//! under `_meta`. Each carries the media type of its file, so a client can render Markdown as
+//! Markdown and hand TOML to a TOML reader.
 
+use base64::Engine as _;
 use rmcp::model::{
-    ListResourceTemplatesResult, ListResourcesResult, Resource, ResourceContents, ResourceTemplate,
+    ListResourceTemplatesResult, ListResourcesResult, MetaObject, Resource, ResourceContents,
+    ResourceTemplate, SkillFrontmatter, SkillResource, SkillResources,
 };
 use serde_json::json;
 
 use crate::content::Layer;
 use crate::project::Project;
+use crate::retrieval::skills::{SKILL_MD, SKILL_SCHEME, SkillShelf};
 
-/// The fixed resources.
+/// `_meta` key of a skill file's digest, in the MCP Skills extension's reverse-domain prefix.
+pub(crate) const DIGEST_META: &str = "io.modelcontextprotocol.skills/digest";
+
+/// The fixed resources, then every file of each served skill of `shelf` (when the project
+/// loads), skill by skill, SKILL.md first.
 #[must_use]
-pub(crate) fn list() -> ListResourcesResult {
+pub(crate) fn list(shelf: Option<&SkillShelf>) -> ListResourcesResult {
     let config = Resource::new("ai-rulez://config", "config")
         .with_description("The project's config.toml")
         .with_mime_type(TOML);
     let catalog = Resource::new("ai-rulez://catalog", "catalog")
         .with_description("Every rule, context, skill, agent and command as JSON")
         .with_mime_type(JSON);
-    ListResourcesResult::with_all_items(vec![config, catalog])
+    let mut resources = vec![config, catalog];
+    for skill in shelf.map_or(&[][..], |shelf| shelf.skills.as_slice()) {
+        for file in &skill.files {
+            let (name, description) = if file.path == SKILL_MD {
+                (skill.name.clone(), skill.description.clone())
+            } else {
+                (
+                    format!("{}/{}", skill.name, file.path),
+                    format!("A file of skill {}", skill.name),
+                )
+            };
+            resources.push(
+                Resource::new(skill.uri(&file.path), name)
+                    .with_description(description)
+                    .with_mime_type(file.media_type)
+                    .with_size(file.bytes.len() as u64)
+                    .with_meta(digest_meta(&file.digest)),
+            );
+        }
+    }
+    ListResourcesResult::with_all_items(resources)
+}
+
+fn digest_meta(digest: &str) -> MetaObject {
+    let mut meta = serde_json::Map::new();
+    meta.insert(DIGEST_META.to_owned(), json!(digest));
+    MetaObject(meta)
 }
 
 /// The item template.
@@ -32,7 +67,11 @@ pub(crate) fn templates() -> ListResourceTemplatesResult {
     let context = ResourceTemplate::new("context://{scope}/{path}", "instruction file")
         .with_description("An instruction file the repository already has (nested AGENTS.md, CLAUDE.md, .claude/rules, .cursor/rules, .github/instructions), by the URI find_context gives; scope is its folder, `.` for the root")
         .with_mime_type(MARKDOWN);
-    ListResourceTemplatesResult::with_all_items(vec![template, context])
+    let skill = ResourceTemplate::new(format!("{SKILL_SCHEME}{{name}}/{{path}}"), "skill file")
+        .with_description(
+            "A file of a served skill; path is SKILL.md or one listed by list_skill_resources",
+        );
+    ListResourceTemplatesResult::with_all_items(vec![template, skill, context])
 }
 
 /// Reads a `context://` resource: the whole current text of the instruction file the index
@@ -52,13 +91,75 @@ pub(crate) fn read_context(
     ])
 }
 
+/// The MCP Skills extension's entry of `skill`: the URI of its SKILL.md, the served
+/// SKILL.md's frontmatter as a JSON object, and every file with its sha256 digest and size.
+#[must_use]
+pub(crate) fn skill_entry(skill: &crate::retrieval::skills::ServedSkill) -> rmcp::model::Skill {
+    let mut frontmatter = SkillFrontmatter::new(skill.name.clone(), skill.description.clone());
+    for (key, value) in &skill.frontmatter {
+        if key != "name" && key != "description" {
+            frontmatter = frontmatter.with_field(key.clone(), value.clone());
+        }
+    }
+    let files = skill
+        .files
+        .iter()
+        .map(|file| {
+            SkillResource::new(
+                skill.uri(&file.path),
+                file.digest.clone(),
+                file.bytes.len() as u64,
+            )
+        })
+        .collect();
+    rmcp::model::Skill::new(
+        skill.uri(SKILL_MD),
+        frontmatter,
+        SkillResources::Files(files),
+    )
+}
+
+/// `skills/get`: the entry of the skill whose SKILL.md is at `uri`.
+///
+/// Errors: a URI that is not a served skill's SKILL.md, or a withheld skill (named with why).
+pub(crate) fn get_skill(shelf: &SkillShelf, uri: &str) -> Result<rmcp::model::Skill, String> {
+    let (skill, file) = crate::retrieval::skill_files::file_of_uri(shelf, uri)?;
+    if file.path != SKILL_MD {
+        return Err(format!(
+            "`{uri}` is not a skill's SKILL.md; skills/get takes skill://<name>/SKILL.md"
+        ));
+    }
+    Ok(skill_entry(skill))
+}
+
+/// Reads `skill://<name>/<path>` from `shelf`: text for a UTF-8 file, else base64, with its
+/// media type and digest.
+///
+/// Errors: as [`crate::retrieval::skill_files::file_of_uri`].
+pub(crate) fn read_skill(shelf: &SkillShelf, uri: &str) -> Result<Vec<ResourceContents>, String> {
+    let (skill, file) = crate::retrieval::skill_files::file_of_uri(shelf, uri)?;
+    let uri = skill.uri(&file.path);
+    let contents = match std::str::from_utf8(&file.bytes) {
+        Ok(text) => ResourceContents::text(text, uri),
+        Err(_) => ResourceContents::blob(
+            base64::engine::general_purpose::STANDARD.encode(&file.bytes),
+            uri,
+        ),
+    };
+    Ok(vec![
+        contents
+            .with_mime_type(file.media_type)
+            .with_meta(digest_meta(&file.digest)),
+    ])
+}
+
 /// Reads a resource.
 ///
 /// Errors: a message for an unknown URI or a missing item.
 pub(crate) fn read(project: &Project, uri: &str) -> Result<Vec<ResourceContents>, String> {
     let Some(rest) = uri.strip_prefix("ai-rulez://") else {
         return Err(format!(
-            "unknown resource `{uri}`; URIs start with ai-rulez://"
+            "unknown resource `{uri}`; URIs start with ai-rulez:// or skill://"
         ));
     };
     if rest == "config" {

@@ -7,6 +7,7 @@ pub(crate) mod fields;
 mod frontmatter_memo;
 pub(crate) mod reads;
 pub(crate) mod render;
+pub(crate) mod served;
 
 use serde::Deserialize;
 

@@ -9,7 +9,7 @@ use minijinja::{Environment, UndefinedBehavior, context, syntax::SyntaxConfig};
 use serde::Serialize;
 
 use super::frontmatter_memo::FrontmatterMemo;
-use super::{PresetSpec, RootContent, RulesSpec, TEMPLATES, fallback, reads};
+use super::{PresetSpec, RootContent, RulesSpec, TEMPLATES, fallback, reads, served};
 use crate::config::RulesMode;
 use crate::content::{Activation, Item, Kind};
 use crate::error::{Error, Result};
@@ -71,6 +71,7 @@ pub(crate) fn render(
             plan.warnings.push(nested::blocked_message(&blockers));
         }
     }
+    let served = served::ServedSkills::decide(project, view, presets, &mut plan.warnings);
     let renderer = Renderer {
         project,
         view,
@@ -80,6 +81,7 @@ pub(crate) fn render(
         placements,
         nested_agents_md,
         shared_skills: reads::shared_skill_folders(presets),
+        served,
     };
     for preset in presets {
         renderer.preset(preset, lookup, &mut plan)?;
@@ -174,6 +176,8 @@ struct Renderer<'a> {
     /// Presets that leave their skills to another preset's folder (see
     /// [`reads::shared_skill_folders`]).
     shared_skills: BTreeMap<String, (String, String)>,
+    /// Which presets leave served skills out and get the stub skill instead.
+    served: served::ServedSkills,
 }
 
 /// One item as the root template shows it.
@@ -268,6 +272,9 @@ impl Renderer<'_> {
         }
         if let Some(skills) = &preset.skills {
             self.skill_folders(preset, skills, plan)?;
+            if let Some(stub) = self.served.stub_for(preset, &skills.dir) {
+                plan.add(stub)?;
+            }
         }
         let mut left_out: Vec<String> = Vec::new();
         if let Some(agents) = &preset.agents {

@@ -8,6 +8,8 @@ mod context;
 mod relevance;
 mod rules;
 mod select;
+pub(crate) mod skill_files;
+pub(crate) mod skills;
 #[cfg(test)]
 mod tests;
 mod topic;
@@ -241,6 +243,8 @@ pub struct Catalog {
     /// `get_context`), built on first use; the catalog's watcher follows only `.ai-rulez/`, so
     /// the index refreshes by age.
     instruction_files: crate::instruction_files::CachedIndex,
+    /// The skills `ai-rulez mcp` serves on demand, screened, built on first use.
+    skill_shelf: OnceLock<skills::SkillShelf>,
 }
 
 impl Catalog {
@@ -342,6 +346,7 @@ impl Catalog {
                 .take(project_items)
                 .collect(),
             instruction_files: crate::instruction_files::CachedIndex::default(),
+            skill_shelf: OnceLock::new(),
         }
     }
 
@@ -352,6 +357,13 @@ impl Catalog {
     pub(crate) fn instruction_index(&self) -> Arc<InstructionIndex> {
         self.instruction_files
             .get(&self.project.dir, &self.project.config_dir_relative)
+    }
+
+    /// The served skills of the default view (screened on first use; see [`skills`]).
+    #[must_use]
+    pub(crate) fn skill_shelf(&self) -> &skills::SkillShelf {
+        self.skill_shelf
+            .get_or_init(|| skills::SkillShelf::build(&self.project, &self.view))
     }
 
     /// This catalog with `items` (root-layer rule files just written by this process, as

@@ -33,5 +33,6 @@ mod robustness;
 mod scale;
 mod selection;
 mod silent_mistakes;
+mod skills_served;
 mod stdio_client;
 mod support;

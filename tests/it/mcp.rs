@@ -285,11 +285,11 @@ pub(crate) fn sorted_listing(dir: &Path) -> Vec<String> {
 // Tool table and protocol
 
 /// `--toolsets` value that serves every toolset.
-pub(crate) const ALL_TOOLSETS: &str = "read,author,admin,learn,memory,context";
+pub(crate) const ALL_TOOLSETS: &str = "read,skills,author,admin,learn,memory,context";
 
 /// The tools of each toolset in listing order: what `tools/list` must show. A new tool is added
 /// to its toolset's list here.
-pub(crate) const TOOLSETS: [(&str, &[&str]); 7] = [
+pub(crate) const TOOLSETS: [(&str, &[&str]); 8] = [
     ("core", &["enable_toolset"]),
     (
         "read",
@@ -300,6 +300,15 @@ pub(crate) const TOOLSETS: [(&str, &[&str]); 7] = [
             "read_item",
             "list_items",
             "list_domains",
+        ],
+    ),
+    (
+        "skills",
+        &[
+            "find_skill",
+            "load_skill",
+            "list_skill_resources",
+            "read_skill_file",
         ],
     ),
     (

@@ -215,7 +215,9 @@ fn resources_carry_the_media_type_of_their_file() {
         types,
         [
             ("ai-rulez://config", "application/toml"),
-            ("ai-rulez://catalog", "application/json")
+            ("ai-rulez://catalog", "application/json"),
+            // No skill sets `delivery`, so every skill is served, each file a resource.
+            ("skill://release/SKILL.md", "text/markdown")
         ]
     );
     let templates = server.request("resources/templates/list", json!({}));

@@ -80,7 +80,9 @@ fn the_registry_declares_every_tool_once_in_the_toolset_the_tests_expect() {
     );
     assert_eq!(
         Toolset::choosable_names(),
-        ["read", "author", "admin", "learn", "memory", "context"]
+        [
+            "read", "skills", "author", "admin", "learn", "memory", "context"
+        ]
     );
 }
 
@@ -289,6 +291,10 @@ fn read_only_lists_no_writing_tool_and_refuses_writes() {
             "read_item",
             "list_items",
             "list_domains",
+            "find_skill",
+            "load_skill",
+            "list_skill_resources",
+            "read_skill_file",
             "read_config",
             "list_profiles",
             "validate_config",
@@ -397,7 +403,7 @@ fn enable_toolset_sends_list_changed_and_the_next_list_has_the_new_tools() {
     assert_eq!(reply, json!({"toolsets": ["read", "author"], "added": []}));
     assert_eq!(
         server.fails("enable_toolset", json!({"toolset": "core"})),
-        "Invalid arguments: `toolset` is `core`; use one of read, author, admin, learn, memory, context."
+        "Invalid arguments: `toolset` is `core`; use one of read, skills, author, admin, learn, memory, context."
     );
     let (status, rest, _) = server.finish();
     assert_eq!(status.code(), Some(0));
@@ -423,7 +429,7 @@ fn config_toolsets_choose_and_the_cli_flag_overrides_them() {
         ".ai-rulez/config.toml",
         format!("{CONFIG}\n[mcp]\ntoolsets = [\"read\", \"raed\"]\n"),
     );
-    let message = ".ai-rulez/config.toml: `mcp.toolsets`: unknown toolset `raed`; valid toolsets: read, author, admin, learn, memory, context";
+    let message = ".ai-rulez/config.toml: `mcp.toolsets`: unknown toolset `raed`; valid toolsets: read, skills, author, admin, learn, memory, context";
     let run = project.run(&["generate"]);
     run.expect_code(1);
     assert_eq!(run.stderr(), format!("error: {message}\n"));
@@ -443,7 +449,7 @@ fn config_toolsets_choose_and_the_cli_flag_overrides_them() {
     run.expect_code(1);
     assert_eq!(
         run.stderr(),
-        "error: --toolsets: unknown toolset `writer`; valid toolsets: read, author, admin, learn, memory, context\n"
+        "error: --toolsets: unknown toolset `writer`; valid toolsets: read, skills, author, admin, learn, memory, context\n"
     );
 }
 

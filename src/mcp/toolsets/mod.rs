@@ -13,14 +13,17 @@ mod learn;
 mod learnings;
 mod memory;
 mod read;
+mod skills;
 
 use super::registry::ToolSpec;
 
-/// Every declared tool, in listing order: core, read, author, admin, learn, memory, context.
+/// Every declared tool, in listing order: core, read, skills, author, admin, learn, memory,
+/// context.
 #[must_use]
 pub(crate) fn all() -> Vec<ToolSpec> {
     let mut tools = core::tools();
     tools.extend(read::tools());
+    tools.extend(skills::tools());
     tools.extend(author::tools());
     tools.extend(admin::tools());
     tools.extend(learn::tools());

@@ -22,6 +22,10 @@ impl Renderer<'_> {
         let shared = self.shared_skills.get(&preset.name);
         let mut read_there = Vec::new();
         for item in self.items(Kind::Skill) {
+            // A skill served over MCP is left out of the folders of presets that can call it.
+            if self.served.omits(preset, item) {
+                continue;
+            }
             match shared {
                 Some((dir, owner))
                     if targets_match(
