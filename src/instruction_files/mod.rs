@@ -290,6 +290,17 @@ pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionI
         withheld: Vec::new(),
     };
     for (path, placement) in candidates.into_iter().take(MAX_INDEXED) {
+        // A newline or escape in a folder or file name would reach the model's text as if it
+        // were an instruction (scopes and names are printed in every reply), so such a file is
+        // named, escaped, and not served.
+        if path.chars().any(char::is_control) {
+            index.withheld.push((
+                path.escape_debug().to_string(),
+                "its path holds a control character (a newline, tab or escape); rename it to serve it"
+                    .to_owned(),
+            ));
+            continue;
+        }
         let Ok(Some((bytes, _))) = dir.read(&path, MAX_FILE_BYTES) else {
             continue;
         };
@@ -386,7 +397,15 @@ fn indexed_file(path: String, placement: Placement, bytes: &[u8]) -> Option<Inst
             .unwrap_or_default(),
         _ => Vec::new(),
     };
+    // Globs are printed in replies; one with a control character matches no real path anyway,
+    // so it is dropped and the rule counts as having broken globs.
+    let globs_before = globs.len();
+    let globs: Vec<String> = globs
+        .into_iter()
+        .filter(|glob| !glob.chars().any(char::is_control))
+        .collect();
     let (matcher, broken_globs) = compile_scope_globs(&globs, placement.source);
+    let broken_globs = broken_globs || globs.len() != globs_before;
     let file_name = path.rsplit('/').next().unwrap_or(&path);
     let name = match placement.kind {
         FileKind::Instruction => file_name.to_owned(),
@@ -450,9 +469,15 @@ fn first_line(body: &str) -> String {
         .unwrap_or_default()
 }
 
-/// `text` on one line, cut to [`DESCRIPTION_CHARS`] characters with an ellipsis.
+/// `text` on one line without control characters, cut to [`DESCRIPTION_CHARS`] characters with
+/// an ellipsis.
 fn cut(text: &str) -> String {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = text
+        .split_whitespace()
+        .map(|word| word.chars().filter(|c| !c.is_control()).collect::<String>())
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
     if text.chars().count() <= DESCRIPTION_CHARS {
         return text;
     }

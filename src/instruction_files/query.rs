@@ -28,7 +28,8 @@ pub(crate) struct FindContextRequest {
     pub scope: Option<String>,
     /// With `scope`, also the scopes below it.
     pub recursive: bool,
-    /// Words to rank by (name, scope, kind, description); a file matching no word is left out.
+    /// Words to rank by (name, scope, kind, description); without `path`, a file matching no word
+    /// is left out (with `path` every file that applies is kept, the task only orders them).
     pub task: Option<String>,
     /// Only this kind (never [`FileKind::Command`]: commands are not served as context).
     pub kind: Option<FileKind>,
@@ -133,9 +134,12 @@ pub(crate) fn find_context(
         .filter(|file| request.kind.is_none_or(|kind| kind == file.kind))
         .filter_map(|file| {
             let rank = scope_rank(file)?;
+            // With a path the files that apply to it are all needed whatever the task says
+            // (a task's words rarely name the folder's AGENTS.md), so the task only ranks them;
+            // without one the task is what selects.
             let score = if request.task.is_some() {
                 let score = task_score(file, &task_terms);
-                if score == 0 {
+                if score == 0 && request.path.is_none() {
                     return None;
                 }
                 score

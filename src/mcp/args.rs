@@ -66,7 +66,8 @@ pub(crate) struct FindContextArgs {
     pub(crate) scope: Option<String>,
     /// With scope: also the scopes below it (default false).
     pub(crate) recursive: Option<bool>,
-    /// Words about the task: results are ranked by them, and files matching none are left out.
+    /// Words about the task: results are ranked by them; without path, files matching none are
+    /// left out (with path, every file that applies to it is kept).
     pub(crate) task: Option<String>,
     /// Only this kind.
     pub(crate) kind: Option<ContextFileKind>,

@@ -526,9 +526,14 @@ fn glob_prefix(glob: &str) -> String {
         .map_or_else(String::new, |index| literal[..=index].to_owned())
 }
 
-/// Turns a user path into a project-relative `/` path; `None` when it leaves the project.
+/// Turns a user path into a project-relative `/` path; `None` when it leaves the project or
+/// holds a control character (a newline or escape in a path would be echoed into the model's
+/// text as if it were an instruction, and no item can live there).
 #[must_use]
 pub(crate) fn project_relative(root: &Path, path: &str) -> Option<String> {
+    if path.chars().any(char::is_control) {
+        return None;
+    }
     let candidate = Utf8Path::new(path);
     if !candidate.is_absolute() {
         return crate::confined_fs::normalise_relative(candidate.as_str());

@@ -302,7 +302,12 @@ pub(crate) fn rules_text(reply: &RulesReply) -> String {
             "\n{} path(s) are outside project `{}` and were left out: {}\n",
             reply.outside_paths.len(),
             reply.project,
-            reply.outside_paths.join(", ")
+            reply
+                .outside_paths
+                .iter()
+                .map(|path| path.escape_debug().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     if !reply.unknown_ids.is_empty() {

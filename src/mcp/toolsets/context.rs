@@ -31,7 +31,8 @@ fn find_context() -> ToolSpec {
                     Some(path) => Some(
                         retrieval::project_relative(root, path).ok_or_else(|| {
                             ToolError(format!(
-                                "`{path}` is outside the project at {}",
+                                "`{}` is outside the project at {}",
+                                path.escape_debug(),
                                 root.display()
                             ))
                         })?,

@@ -39,7 +39,8 @@ fn relative_path(project: &Project, path: Option<&str>) -> Result<Option<String>
     path.map(|path| {
         crate::retrieval::project_relative(&project.root, path).ok_or_else(|| {
             Error::Usage(format!(
-                "`path` {path} is outside the project; pass a project-relative path"
+                "`path` {} is outside the project; pass a project-relative path",
+                path.escape_debug()
             ))
         })
     })

@@ -50,7 +50,8 @@ const CHANGE: Hints = Hints {
 fn relative_path(catalog: &Catalog, path: &str) -> Result<String, ToolError> {
     crate::retrieval::project_relative(&catalog.project.root, path).ok_or_else(|| {
         ToolError(format!(
-            "`{path}` is outside project `{}`; give a path inside it",
+            "`{}` is outside project `{}`; give a path inside it",
+            path.escape_debug(),
             catalog.project.config.name
         ))
     })

@@ -100,7 +100,8 @@ fn get_context() -> ToolSpec {
                 else {
                     return Err(ToolError(format!(
                         "`{}` is outside project `{}`",
-                        args.path, project.config.name
+                        args.path.escape_debug(),
+                        project.config.name
                     )));
                 };
                 let memory_text = if args.verbose.unwrap_or(false) {
