@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::PresetSpec;
 use crate::content::{Item, Kind};
 use crate::delivery::{self, Delivery};
+use crate::mcp_config::{DocumentShape, McpServer};
 use crate::plan::{Content, Markdown, Output};
 use crate::project::{Project, View};
 
@@ -65,24 +66,32 @@ impl ServedSkills {
                     .push(preset);
             }
         }
+        let server = ai_rulez_server(project);
         let mut omitting = BTreeSet::new();
         let mut without_mcp: Vec<String> = Vec::new();
+        let mut left_out: Vec<String> = Vec::new();
         let mut sharing: Vec<String> = Vec::new();
         for (folder, writers) in &by_folder {
-            let blind: Vec<&str> = writers
+            let blind: Vec<(&str, Reach)> = writers
                 .iter()
-                .filter(|preset| preset.mcp.is_none())
-                .map(|preset| preset.name.as_str())
+                .map(|preset| (preset.name.as_str(), reach(preset, server)))
+                .filter(|(_, reach)| *reach != Reach::Carried)
                 .collect();
             if blind.is_empty() {
                 omitting.extend(writers.iter().map(|preset| preset.name.clone()));
                 continue;
             }
-            without_mcp.extend(blind.iter().map(|name| (*name).to_owned()));
+            for (name, reach) in &blind {
+                match reach {
+                    Reach::NoSettings => without_mcp.push((*name).to_owned()),
+                    Reach::LeftOut => left_out.push((*name).to_owned()),
+                    Reach::Carried => {}
+                }
+            }
             sharing.extend(
                 writers
                     .iter()
-                    .filter(|preset| preset.mcp.is_some())
+                    .filter(|preset| !blind.iter().any(|(name, _)| *name == preset.name))
                     .map(|preset| format!("{} (shares {folder})", preset.name)),
             );
         }
@@ -95,6 +104,21 @@ impl ServedSkills {
                 without_mcp.join(", "),
                 if without_mcp.len() == 1 { "it" } else { "them" },
                 if without_mcp.len() == 1 { "it" } else { "they" },
+            );
+            if !sharing.is_empty() && left_out.is_empty() {
+                message.push_str(&format!("; {} get the files too", sharing.join(", ")));
+            }
+            warnings.push(message);
+        }
+        if let (false, Some(server)) = (left_out.is_empty(), server) {
+            left_out.sort();
+            let mut message = format!(
+                "served skills ({}) are written as files for {}: the `{}` MCP server entry is left out of {} MCP settings (see the warning about it), so {} cannot call find_skill; rename the entry or change its transport so every preset can carry it",
+                names.join(", "),
+                left_out.join(", "),
+                server.name,
+                if left_out.len() == 1 { "its" } else { "their" },
+                if left_out.len() == 1 { "it" } else { "they" },
             );
             if !sharing.is_empty() {
                 message.push_str(&format!("; {} get the files too", sharing.join(", ")));
@@ -143,10 +167,47 @@ impl ServedSkills {
 /// The stub's `description`, written for the assistant's skill selection.
 const STUB_DESCRIPTION: &str = "Finds and loads this project's skills that are served over MCP instead of written as files. Use before a task that a project workflow, checklist or convention may cover.";
 
+/// Whether a preset's assistant can reach the `ai-rulez mcp` server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// ai-rulez writes no MCP settings for the preset.
+    NoSettings,
+    /// Its MCP settings leave the server's entry out: a name the assistant never starts (Codex)
+    /// or a transport its settings cannot express.
+    LeftOut,
+    /// The entry is in its settings (or there is no entry yet, which `decide` warns about once).
+    Carried,
+}
+
+/// How `preset` reaches `server`, the entry that runs `ai-rulez mcp` (if any).
+fn reach(preset: &PresetSpec, server: Option<&McpServer>) -> Reach {
+    let Some(spec) = &preset.mcp else {
+        return Reach::NoSettings;
+    };
+    let Some(server) = server else {
+        return Reach::Carried;
+    };
+    let Ok(shape) = spec.shape.parse::<DocumentShape>() else {
+        return Reach::NoSettings;
+    };
+    let name_ok = shape != DocumentShape::CodexConfigToml
+        || crate::mcp_config::is_portable_server_name(&server.name);
+    if name_ok && shape.supports(server.transport) {
+        Reach::Carried
+    } else {
+        Reach::LeftOut
+    }
+}
+
 /// Whether an `[[mcp_servers]]` entry starts `ai-rulez mcp` (directly, or through a runner
 /// such as `npx ai-rulez mcp`).
 fn runs_ai_rulez_mcp(project: &Project) -> bool {
-    project.config.mcp_servers.iter().any(|server| {
+    ai_rulez_server(project).is_some()
+}
+
+/// The first `[[mcp_servers]]` entry that starts `ai-rulez mcp`.
+fn ai_rulez_server(project: &Project) -> Option<&McpServer> {
+    project.config.mcp_servers.iter().find(|server| {
         let program_is_ours = |word: &str| {
             let file = word.rsplit(['/', '\\']).next().unwrap_or(word);
             file == "ai-rulez" || file.starts_with("ai-rulez@") || file == "ai-rulez.exe"

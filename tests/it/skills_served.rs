@@ -627,3 +627,36 @@ fn switching_a_skill_to_served_removes_its_generated_files_and_adds_the_stub() {
     assert_eq!(skill_folders(&project), [".claude/skills/ai-rulez-skills"]);
     assert!(!project.exists(".claude/skills/deploy"));
 }
+
+#[test]
+fn a_preset_whose_mcp_settings_leave_the_server_out_keeps_the_skills_as_files() {
+    // Codex never starts a server named with a space, so generate leaves the entry out of
+    // .codex/config.toml; Codex then cannot call find_skill and must keep the files.
+    let project = precedence_project("\"claude\", \"codex\"");
+    let config = project.read(".ai-rulez/config.toml");
+    project.write(
+        ".ai-rulez/config.toml",
+        config.replace("name = \"ai-rulez\"", "name = \"ai rulez\""),
+    );
+    let run = project.run(&["generate"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(
+        skill_folders(&project),
+        [
+            ".agents/skills/deploy",
+            ".agents/skills/invoices",
+            ".agents/skills/refunds",
+            ".agents/skills/style",
+            ".claude/skills/ai-rulez-skills",
+            ".claude/skills/invoices",
+            ".claude/skills/style",
+        ]
+    );
+    assert!(
+        run.stderr().contains(
+            "warning: served skills (deploy, refunds) are written as files for codex: the `ai rulez` MCP server entry is left out of its MCP settings (see the warning about it), so it cannot call find_skill; rename the entry or change its transport so every preset can carry it\n"
+        ),
+        "{}",
+        run.stderr()
+    );
+}
