@@ -15,6 +15,8 @@
 #            profile. rulesync 17.0.0 and Node 22 are installed into bench/.tools (gitignored).
 # Output:    a table on stdout and in bench/out/presets/results.md.
 set -euo pipefail
+# No pathname expansion anywhere: rulesync's `--targets *` must reach it as a literal `*`.
+set -f
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$BENCH")
@@ -53,7 +55,7 @@ export HOME=$OUT/home XDG_CONFIG_HOME=$OUT/home/.config CI=true NO_COLOR=1
 mkdir -p "$XDG_CONFIG_HOME"
 bash "$BENCH/make-sample.sh" "$OUT/sample" "$RULES" "$SKILLS" >&2
 
-ours_all=$(cd "$ROOT/templates/presets" && ls -- *.toml | sed 's/\.toml$//' | paste -sd, -)
+ours_all=$(find "$ROOT/templates/presets" -maxdepth 1 -name '*.toml' -printf '%f\n' | sed 's/\.toml$//' | sort | paste -sd, -)
 ours_same=$(for pair in $PAIRS; do echo "${pair%%:*}"; done | paste -sd, -)
 theirs_same=$(for pair in $PAIRS; do echo "${pair##*:}"; done | paste -sd, -)
 

@@ -265,7 +265,16 @@ pub(crate) fn load_context(
             .iter()
             .find(|file| file.uri() == uri)
             .ok_or_else(|| {
-                format!("no indexed file has the URI `{uri}`; find one with find_context")
+                let path = uri
+                    .strip_prefix("context://")
+                    .map(|rest| rest.strip_prefix("./").unwrap_or(rest));
+                match path.and_then(|path| withheld_reason(index, path)) {
+                    Some(reason) => format!("`{}` is withheld: {reason}", uri.escape_debug()),
+                    None => format!(
+                        "no indexed file has the URI `{}`; find one with find_context",
+                        uri.escape_debug()
+                    ),
+                }
             })?,
         (None, Some((scope, name))) => {
             let scope = scope.trim_end_matches('/');
@@ -280,8 +289,18 @@ pub(crate) fn load_context(
             match matching.as_slice() {
                 [one] => *one,
                 [] => {
+                    let path = if scope == "." {
+                        name.to_owned()
+                    } else {
+                        format!("{scope}/{name}")
+                    };
+                    if let Some(reason) = withheld_reason(index, &path) {
+                        return Err(format!("`{}` is withheld: {reason}", path.escape_debug()));
+                    }
                     return Err(format!(
-                        "scope `{scope}` has no indexed file named `{name}`; find one with find_context"
+                        "scope `{}` has no indexed file named `{}`; find one with find_context",
+                        scope.escape_debug(),
+                        name.escape_debug()
                     ));
                 }
                 several => {
@@ -340,6 +359,16 @@ fn within_budget(text: &str, budget: usize) -> (&str, bool) {
     }
     let at_line = text[..end].rfind('\n').map_or(end, |newline| newline + 1);
     (&text[..at_line], true)
+}
+
+/// Why the file at project-relative `path` was left out of the index, when the screening
+/// withheld it.
+fn withheld_reason<'a>(index: &'a InstructionIndex, path: &str) -> Option<&'a str> {
+    index
+        .withheld
+        .iter()
+        .find(|(withheld, _)| withheld == path)
+        .map(|(_, reason)| reason.as_str())
 }
 
 /// `find_context`'s reply as text for the model.

@@ -278,11 +278,15 @@ pub(crate) fn unavoidable_duplicates(
         notes.push(crate::plan::RenderNote {
             preset: owner.clone(),
             message: format!(
-                "{}: {} reads {} item{} twice, in {}, because each of those files is the only one another enabled assistant reads; set `agents_md = true` (Claude Code then reads AGENTS.md through CLAUDE.md) or drop one of those presets: {}",
+                "{}: {} reads {} item{} {}, in {}, because each of those files is the only one another enabled assistant reads; set `agents_md = true` (Claude Code then reads AGENTS.md through CLAUDE.md) or drop one of those presets: {}",
                 preset.name,
                 preset.label,
                 doubled.len(),
                 if doubled.len() == 1 { "" } else { "s" },
+                match where_read.len() {
+                    2 => "twice".to_owned(),
+                    times => format!("{times} times"),
+                },
                 where_read.into_iter().collect::<Vec<_>>().join(" and "),
                 doubled.join(", ")
             ),

@@ -298,6 +298,16 @@ fn a_file_the_screening_flags_is_withheld_and_named() {
         "{withheld}"
     );
     assert!(!withheld.contains(&key), "the secret is masked: {withheld}");
+    // Asked for by URI or by scope and name, it is named as withheld, with the same reason.
+    let reason = withheld.trim_start_matches("svc/AGENTS.md: ");
+    assert_eq!(
+        server.fails("load_context", json!({"uri": "context://svc/AGENTS.md"})),
+        format!("`context://svc/AGENTS.md` is withheld: {reason}")
+    );
+    assert_eq!(
+        server.fails("load_context", json!({"scope": "svc", "name": "AGENTS.md"})),
+        format!("`svc/AGENTS.md` is withheld: {reason}")
+    );
     server.finish();
 }
 
