@@ -8,6 +8,8 @@ use serde_json::{Map, Value};
 use super::{DocumentShape, Entry, McpConfigError, same_in_order};
 
 pub(super) fn parse_json(path: &str, text: &str) -> Result<CstRootNode, McpConfigError> {
+    // A leading byte order mark is not JSON; the merge puts it back in front of its result.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // The default options accept JSONC (comments, trailing commas), which every
     // one of these assistants tolerates in its config.
     let root = CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| {
@@ -117,6 +119,10 @@ pub(super) fn merge_json(
     remove: &[&str],
     upsert: &[(&str, &Entry)],
 ) -> Result<Option<String>, McpConfigError> {
+    // Editors on Windows often start a JSON file with a byte order mark, which the JSON
+    // grammar does not allow: it is set aside here and put back in front of the edited text.
+    let bom = existing.is_some_and(|text| text.starts_with('\u{feff}'));
+    let existing = existing.map(|text| text.strip_prefix('\u{feff}').unwrap_or(text));
     // A missing or whitespace-only file starts as an empty document.
     let source = existing
         .filter(|text| !text.trim().is_empty())
@@ -171,6 +177,9 @@ pub(super) fn merge_json(
         // A file we create gets exactly one trailing newline.
         text.truncate(text.trim_end().len());
         text.push('\n');
+    }
+    if bom {
+        text.insert(0, '\u{feff}');
     }
     Ok(Some(text))
 }

@@ -770,3 +770,19 @@ fn codex_trailing_comment_round_trips() {
         "[mcp_servers.b]\ncommand = \"srv\"\n# only a comment\n"
     );
 }
+
+#[test]
+fn a_json_settings_file_starting_with_a_byte_order_mark_is_merged_and_keeps_it() {
+    let shape = DocumentShape::ZedSettingsJson;
+    let entries = render_entries(shape, &[stdio("docs", "docs-mcp", &[])], &no_env).unwrap();
+    let existing = "\u{feff}{\n  \"theme\": \"One Dark\"\n}\n";
+    let merged = merge_document(shape, ".zed/settings.json", Some(existing), &[], &entries)
+        .unwrap()
+        .unwrap();
+    assert!(
+        merged.starts_with("\u{feff}{\n  \"theme\": \"One Dark\",\n"),
+        "{merged:?}"
+    );
+    assert!(merged.contains("\"docs\""), "{merged}");
+    assert_eq!(merged.matches('\u{feff}').count(), 1);
+}
