@@ -19,26 +19,27 @@ pub(crate) fn run(global: &Global, args: &CleanArgs) -> anyhow::Result<u8> {
     let report = crate::generate::clean(&global.start, mode, &mut warnings)?;
     warnings.extend(report.warnings.iter().cloned());
     print_warnings(global, &warnings);
-    let removed: Vec<&str> = report
+    let cleaned: Vec<&crate::write::Change> = report
         .changes
         .iter()
         .filter(|change| change.status == Status::Orphan)
-        .map(|change| change.path.as_str())
         .collect();
+    let removed: Vec<&str> = cleaned.iter().map(|change| change.path.as_str()).collect();
     if is_json(args.format) {
         print_json(
             &json!({"status": "ok", "dry_run": args.dry_run, "removed": removed, "warnings": warnings}),
         );
         return Ok(0);
     }
-    for path in &removed {
+    for change in &cleaned {
         out(&format!(
-            "{}: {path}",
+            "{}: {}",
             if args.dry_run {
                 "would remove"
             } else {
                 "removed"
-            }
+            },
+            change.shown_path()
         ));
     }
     err(&format!(

@@ -88,6 +88,9 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
                 if let Some(diff) = &change.diff {
                     entry["diff"] = json!(diff);
                 }
+                if change.section {
+                    entry["section"] = json!(true);
+                }
                 entry
             })
             .collect();
@@ -108,7 +111,7 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
         Mode::Check => {
             for change in &report.changes {
                 if let Some(word) = change.status.check_word() {
-                    out(&format!("{word}: {}", change.path));
+                    out(&format!("{word}: {}", change.shown_path()));
                     print_diff(change.diff.as_deref().unwrap_or_default());
                 }
             }
@@ -144,7 +147,11 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
         }
         Mode::DryRun => {
             for change in &report.changes {
-                out(&format!("{}: {}", change.status.action_word(), change.path));
+                out(&format!(
+                    "{}: {}",
+                    change.status.action_word(),
+                    change.shown_path()
+                ));
                 print_saved(change);
                 print_diff(change.diff.as_deref().unwrap_or_default());
             }
@@ -165,7 +172,11 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
                 .iter()
                 .filter(|change| !matches!(change.status, Status::Unchanged | Status::Kept))
             {
-                out(&format!("{}: {}", change.status.action_word(), change.path));
+                out(&format!(
+                    "{}: {}",
+                    change.status.action_word(),
+                    change.shown_path()
+                ));
                 print_saved(change);
                 print_diff(change.diff.as_deref().unwrap_or_default());
             }

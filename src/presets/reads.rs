@@ -256,6 +256,10 @@ pub(crate) fn unavoidable_duplicates(
     for preset in presets {
         let mut doubled: Vec<String> = Vec::new();
         let mut where_read: BTreeSet<String> = BTreeSet::new();
+        // How often the doubled items are read (fewest, most): the union of homes can be
+        // larger than either when different items are doubled in different pairs of files.
+        let mut fewest_reads = usize::MAX;
+        let mut most_reads = 0;
         for item in items {
             let Some(kept) = placements.kept.get(&item.source_path) else {
                 continue;
@@ -265,6 +269,8 @@ pub(crate) fn unavoidable_duplicates(
                 .filter(|home| preset_reads(config, preset, home))
                 .collect();
             if read.len() > 1 {
+                fewest_reads = fewest_reads.min(read.len());
+                most_reads = most_reads.max(read.len());
                 doubled.push(item.id.clone());
                 where_read.extend(read.into_iter().cloned());
             }
@@ -283,9 +289,10 @@ pub(crate) fn unavoidable_duplicates(
                 preset.label,
                 doubled.len(),
                 if doubled.len() == 1 { "" } else { "s" },
-                match where_read.len() {
-                    2 => "twice".to_owned(),
-                    times => format!("{times} times"),
+                match (fewest_reads, most_reads) {
+                    (2, 2) => "twice".to_owned(),
+                    (fewest, most) if fewest == most => format!("{most} times"),
+                    (fewest, most) => format!("{fewest} to {most} times"),
                 },
                 where_read.into_iter().collect::<Vec<_>>().join(" and "),
                 doubled.join(", ")

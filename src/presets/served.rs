@@ -66,7 +66,7 @@ impl ServedSkills {
                     .push(preset);
             }
         }
-        let server = ai_rulez_server(project);
+        let ai_rulez_entry = ai_rulez_server(project);
         let mut omitting = BTreeSet::new();
         let mut without_mcp: Vec<String> = Vec::new();
         let mut left_out: Vec<String> = Vec::new();
@@ -74,7 +74,7 @@ impl ServedSkills {
         for (folder, writers) in &by_folder {
             let blind: Vec<(&str, Reach)> = writers
                 .iter()
-                .map(|preset| (preset.name.as_str(), reach(preset, server)))
+                .map(|preset| (preset.name.as_str(), reach(preset, ai_rulez_entry)))
                 .filter(|(_, reach)| *reach != Reach::Carried)
                 .collect();
             if blind.is_empty() {
@@ -110,7 +110,7 @@ impl ServedSkills {
             }
             warnings.push(message);
         }
-        if let (false, Some(server)) = (left_out.is_empty(), server) {
+        if let (false, Some(server)) = (left_out.is_empty(), ai_rulez_entry) {
             left_out.sort();
             let mut message = format!(
                 "served skills ({}) are written as files for {}: the `{}` MCP server entry is left out of {} MCP settings (see the warning about it), so {} cannot call find_skill; rename the entry or change its transport so every preset can carry it",

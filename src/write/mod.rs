@@ -120,6 +120,25 @@ pub struct Change {
     /// Where `--force` saves the file it overwrites (`<path>.orig`, or `.orig.1` ... `.orig.9`
     /// when that exists), project-relative.
     pub saved_as: Option<String>,
+    /// Whether the change touches only the ai-rulez section of a file whose other text belongs
+    /// to the user (a `create` adds the section, an `orphan` removes it; the file stays).
+    pub section: bool,
+}
+
+impl Change {
+    /// The path as printed after the status word: a section change says that only the
+    /// section is touched, so `create:` or `removed:` is not read as the whole file.
+    #[must_use]
+    pub fn shown_path(&self) -> String {
+        if self.section {
+            format!(
+                "{} (the ai-rulez section only; the rest of the file stays)",
+                self.path
+            )
+        } else {
+            self.path.clone()
+        }
+    }
 }
 
 /// Result of a run: every path's status (sorted by path) and warnings.
@@ -324,7 +343,16 @@ impl<'a> State<'a> {
             detail,
             diff: None,
             saved_as: None,
+            section: false,
         });
+    }
+
+    /// Like `record`, for a change to the ai-rulez section of a file the user owns.
+    fn record_section(&mut self, path: &str, status: Status, detail: Option<String>) {
+        self.record(path, status, detail);
+        if let Some(change) = self.report.changes.last_mut() {
+            change.section = true;
+        }
     }
 
     fn output(

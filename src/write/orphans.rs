@@ -75,7 +75,7 @@ impl State<'_> {
                         bytes: Cow::Owned(new_text.into_bytes()),
                         mode: current_mode(dir, path).unwrap_or(0o644),
                     });
-                    self.record(
+                    self.record_section(
                         path,
                         Status::Orphan,
                         Some("the ai-rulez section is removed; your text stays".to_owned()),

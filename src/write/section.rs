@@ -81,7 +81,7 @@ impl State<'_> {
                 mode: disk_mode.unwrap_or(0o644),
             });
         }
-        self.record(path, status, None);
+        self.record_section(path, status, None);
     }
 }
 

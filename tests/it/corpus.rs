@@ -12,6 +12,9 @@ use crate::support::{FileState, Project, Run, sha256sum};
 /// `xberg-io__ai-rulez` references `${GITHUB_TOKEN}` in an MCP server that Codex needs resolved.
 const ENV: [(&str, &str); 1] = [("GITHUB_TOKEN", "test-token")];
 
+/// What `generate` prints after the path of a hand-written file whose ai-rulez section changed.
+const SECTION_ONLY: &str = " (the ai-rulez section only; the rest of the file stays)";
+
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ai-rulez")
 }
@@ -51,7 +54,21 @@ impl Generated {
         self.first
             .stdout()
             .lines()
-            .filter_map(|line| line.strip_prefix(&prefix).map(str::to_owned))
+            .filter_map(|line| line.strip_prefix(&prefix))
+            .map(|path| {
+                // A change to the ai-rulez section of a hand-written file says so after the
+                // path; that file existed before and keeps the user's text.
+                match path.strip_suffix(SECTION_ONLY) {
+                    Some(file) => {
+                        assert!(
+                            self.before.contains_key(file),
+                            "{file} was not hand-written"
+                        );
+                        file.to_owned()
+                    }
+                    None => path.to_owned(),
+                }
+            })
             .collect()
     }
 

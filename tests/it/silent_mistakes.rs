@@ -275,7 +275,7 @@ fn b63_crlf_only_differences_are_never_edits() {
         "\
 removed: .ai-rulez/.generated-manifest.json
 removed: .claude/rules/style.md
-removed: AGENTS.md
+removed: AGENTS.md (the ai-rulez section only; the rest of the file stays)
 removed: CLAUDE.md
 "
     );
