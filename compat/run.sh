@@ -26,7 +26,8 @@ echo "compat: node $(node --version), CLIs from $cache"
 scratch=$(mktemp -d "$cache/run/versions-XXXXXX" 2>/dev/null || mktemp -d)
 while read -r name package version; do
     [[ -z $name || $name == \#* || $name == node || $name == mcpsdk ]] && continue
-    reported=$(HOME=$scratch timeout 30 "$cache/$name-$version/node_modules/.bin/$name" --version </dev/null 2>&1 | head -1)
+    # Codex warns on stderr about its scratch HOME under /tmp before the version; skip warnings.
+    reported=$(HOME=$scratch timeout 30 "$cache/$name-$version/node_modules/.bin/$name" --version </dev/null 2>&1 | grep -v '^WARNING' | head -1)
     echo "compat: $package@$version reports: $reported"
 done <"$here/versions.txt"
 rm -rf "$scratch"
