@@ -13,7 +13,14 @@ use crate::content::{Activation, Item};
 use crate::scope::expand_braces;
 
 /// The facts a rule's frontmatter template is given (see `templates/frontmatter/`).
-const FACTS: [&str; 5] = ["id", "activation", "globs", "expanded", "description"];
+const FACTS: [&str; 6] = [
+    "id",
+    "activation",
+    "globs",
+    "expanded",
+    "description",
+    "exclude_agent",
+];
 
 /// Rendered frontmatter by template and the facts it reads; shared by the threads rendering
 /// one run's rule files.
@@ -33,6 +40,7 @@ struct Key {
     /// `globs` and `expanded` both come from the globs.
     globs: Option<Vec<String>>,
     description: Option<String>,
+    exclude_agent: Option<String>,
 }
 
 impl FrontmatterMemo {
@@ -80,6 +88,7 @@ impl FrontmatterMemo {
             description: reads
                 .contains("description")
                 .then(|| item.description.clone().unwrap_or_default()),
+            exclude_agent: reads.contains("exclude_agent").then(|| exclude_agent(item)),
         };
         if let Some(yaml) = self.lock().get(&key) {
             return Ok(yaml.clone());
@@ -112,5 +121,16 @@ fn render_template(
         globs => globs.to_vec(),
         expanded => expanded,
         description => item.description.clone().unwrap_or_default(),
+        exclude_agent => exclude_agent(item),
     })
+}
+
+/// The rule's `excludeAgent` frontmatter (GitHub Copilot: `code-review` or `cloud-agent` keep
+/// an instructions file away from that agent), or an empty string when it has none.
+fn exclude_agent(item: &Item) -> String {
+    item.frontmatter
+        .get("excludeAgent")
+        .and_then(|value| value.as_str())
+        .unwrap_or_default()
+        .to_owned()
 }

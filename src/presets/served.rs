@@ -34,7 +34,7 @@ pub(crate) struct ServedSkills {
 impl ServedSkills {
     /// Decides for `view` and `presets`; warnings for `generate` are pushed to `warnings`:
     /// the presets that keep served skills as files, and a project with served skills but no
-    /// `[[mcp_servers]]` entry running `ai-rulez mcp`.
+    /// `[[mcp_servers]]` entry running `ai-rulez mcp` (then every preset keeps them as files).
     pub(crate) fn decide(
         project: &Project,
         view: &View<'_>,
@@ -55,6 +55,20 @@ impl ServedSkills {
         if served.is_empty() {
             return Self::default();
         }
+        let names: Vec<&str> = served.iter().map(String::as_str).collect();
+        // Nothing in the project proves that any assistant can reach the server, so leaving the
+        // skills out of the folders would take them away from every assistant: they stay files.
+        let Some(ai_rulez_entry) = ai_rulez_server(project) else {
+            warnings.push(format!(
+                "served skills ({}) are written as files for every preset: no `[[mcp_servers]]` entry runs `ai-rulez mcp`, so no assistant could load them; add one to serve them: [[mcp_servers]] name = \"ai-rulez\" command = \"ai-rulez\" args = [\"mcp\"]",
+                names.join(", ")
+            ));
+            return Self {
+                served,
+                omitting: BTreeSet::new(),
+                stub: false,
+            };
+        };
         // Presets sharing a skills folder share its content: one without MCP keeps copies there
         // for all of them.
         let mut by_folder: BTreeMap<&str, Vec<&PresetSpec>> = BTreeMap::new();
@@ -66,7 +80,6 @@ impl ServedSkills {
                     .push(preset);
             }
         }
-        let ai_rulez_entry = ai_rulez_server(project);
         let mut omitting = BTreeSet::new();
         let mut without_mcp: Vec<String> = Vec::new();
         let mut left_out: Vec<String> = Vec::new();
@@ -95,7 +108,6 @@ impl ServedSkills {
                     .map(|preset| format!("{} (shares {folder})", preset.name)),
             );
         }
-        let names: Vec<&str> = served.iter().map(String::as_str).collect();
         if !without_mcp.is_empty() {
             without_mcp.sort();
             let mut message = format!(
@@ -110,13 +122,13 @@ impl ServedSkills {
             }
             warnings.push(message);
         }
-        if let (false, Some(server)) = (left_out.is_empty(), ai_rulez_entry) {
+        if !left_out.is_empty() {
             left_out.sort();
             let mut message = format!(
                 "served skills ({}) are written as files for {}: the `{}` MCP server entry is left out of {} MCP settings (see the warning about it), so {} cannot call find_skill; rename the entry or change its transport so every preset can carry it",
                 names.join(", "),
                 left_out.join(", "),
-                server.name,
+                ai_rulez_entry.name,
                 if left_out.len() == 1 { "its" } else { "their" },
                 if left_out.len() == 1 { "it" } else { "they" },
             );
@@ -124,13 +136,6 @@ impl ServedSkills {
                 message.push_str(&format!("; {} get the files too", sharing.join(", ")));
             }
             warnings.push(message);
-        }
-        if !omitting.is_empty() && !runs_ai_rulez_mcp(project) {
-            warnings.push(format!(
-                "served skills ({}) are left out of the skill folders of {}, but no `[[mcp_servers]]` entry runs `ai-rulez mcp`, so no assistant can load them; add one: [[mcp_servers]] name = \"ai-rulez\" command = \"ai-rulez\" args = [\"mcp\"]",
-                names.join(", "),
-                omitting.iter().cloned().collect::<Vec<_>>().join(", ")
-            ));
         }
         let stub = !skills.iter().any(|item| item.id == STUB_NAME);
         Self {
@@ -175,17 +180,14 @@ enum Reach {
     /// Its MCP settings leave the server's entry out: a name the assistant never starts (Codex)
     /// or a transport its settings cannot express.
     LeftOut,
-    /// The entry is in its settings (or there is no entry yet, which `decide` warns about once).
+    /// The entry is in its settings.
     Carried,
 }
 
-/// How `preset` reaches `server`, the entry that runs `ai-rulez mcp` (if any).
-fn reach(preset: &PresetSpec, server: Option<&McpServer>) -> Reach {
+/// How `preset` reaches `server`, the entry that runs `ai-rulez mcp`.
+fn reach(preset: &PresetSpec, server: &McpServer) -> Reach {
     let Some(spec) = &preset.mcp else {
         return Reach::NoSettings;
-    };
-    let Some(server) = server else {
-        return Reach::Carried;
     };
     let Ok(shape) = spec.shape.parse::<DocumentShape>() else {
         return Reach::NoSettings;
@@ -199,13 +201,8 @@ fn reach(preset: &PresetSpec, server: Option<&McpServer>) -> Reach {
     }
 }
 
-/// Whether an `[[mcp_servers]]` entry starts `ai-rulez mcp` (directly, or through a runner
-/// such as `npx ai-rulez mcp`).
-fn runs_ai_rulez_mcp(project: &Project) -> bool {
-    ai_rulez_server(project).is_some()
-}
-
-/// The first `[[mcp_servers]]` entry that starts `ai-rulez mcp`.
+/// The first `[[mcp_servers]]` entry that starts `ai-rulez mcp` (directly, or through a
+/// runner such as `npx ai-rulez mcp`).
 fn ai_rulez_server(project: &Project) -> Option<&McpServer> {
     project.config.mcp_servers.iter().find(|server| {
         let program_is_ours = |word: &str| {

@@ -185,7 +185,9 @@ fn a_preset_sharing_its_skills_folder_with_one_without_mcp_keeps_the_files_too()
 }
 
 #[test]
-fn served_skills_without_an_ai_rulez_mcp_entry_are_a_warning() {
+fn served_skills_without_an_ai_rulez_mcp_entry_stay_files_with_a_warning() {
+    // Nothing in the project proves an assistant can reach the server, so leaving the skills
+    // out would take them away from everyone: Claude keeps both folders and gets no stub.
     let project = precedence_project("\"claude\"");
     let config = project.read(".ai-rulez/config.toml");
     project.write(".ai-rulez/config.toml", config.replace(MCP_ENTRY, ""));
@@ -193,10 +195,19 @@ fn served_skills_without_an_ai_rulez_mcp_entry_are_a_warning() {
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert!(
         run.stderr().contains(
-            "warning: served skills (deploy, refunds) are left out of the skill folders of claude, but no `[[mcp_servers]]` entry runs `ai-rulez mcp`, so no assistant can load them; add one: [[mcp_servers]] name = \"ai-rulez\" command = \"ai-rulez\" args = [\"mcp\"]\n"
+            "warning: served skills (deploy, refunds) are written as files for every preset: no `[[mcp_servers]]` entry runs `ai-rulez mcp`, so no assistant could load them; add one to serve them: [[mcp_servers]] name = \"ai-rulez\" command = \"ai-rulez\" args = [\"mcp\"]\n"
         ),
         "{}",
         run.stderr()
+    );
+    assert_eq!(
+        skill_folders(&project),
+        [
+            ".claude/skills/deploy",
+            ".claude/skills/invoices",
+            ".claude/skills/refunds",
+            ".claude/skills/style"
+        ]
     );
 }
 
