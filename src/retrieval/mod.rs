@@ -562,7 +562,18 @@ pub(crate) fn is_folder(dir: &crate::confined_fs::ProjectDir, path: &str) -> boo
 #[must_use]
 pub(crate) fn applies_to(item: &Item, path: &str, folder: bool) -> Option<String> {
     if item.globs.is_empty() {
-        return Some("applies everywhere".to_owned());
+        // An item without globs is not tied to files, but a rule the assistant picks by its
+        // description, or one loaded only by name, is not sent everywhere either.
+        let why = match item.activation {
+            Activation::Auto => {
+                "not scoped to files; assistants load it when the task matches its description (activation: auto)"
+            }
+            Activation::Manual => {
+                "not scoped to files; loaded only when asked for by name (activation: manual)"
+            }
+            Activation::Always | Activation::Glob => "applies everywhere",
+        };
+        return Some(why.to_owned());
     }
     let matcher = crate::scope::matcher(&item.globs)?;
     applies_with(item, &matcher, &Candidate::new(path), path, folder)

@@ -280,3 +280,41 @@ fn explain_quotes_only_the_glob_that_matched() {
         run.stdout()
     );
 }
+
+#[test]
+fn explain_says_how_unscoped_auto_and_manual_rules_are_loaded() {
+    // A rule without globs is not sent everywhere when the assistant picks it by description
+    // or loads it only by name; `explain` says which.
+    let project = generated_claude_project();
+    project.write(
+        ".ai-rulez/rules/migrations.md",
+        "---\nactivation: auto\ndescription: Database migrations.\n---\nWrite a down step.\n",
+    );
+    project.write(
+        ".ai-rulez/rules/release.md",
+        "---\nactivation: manual\n---\nTag releases.\n",
+    );
+    let run = project.run(&["explain", "src/a.rs"]);
+    run.expect_code(0);
+    let stdout = run.stdout();
+    let reasons: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.starts_with("## rule ") || line.starts_with("Why: "))
+        .collect();
+    assert!(
+        reasons.windows(2).any(|pair| pair
+            == [
+                "## rule migrations (`migrations`)",
+                "Why: rule not scoped to files; assistants load it when the task matches its description (activation: auto)"
+            ]),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons.windows(2).any(|pair| pair
+            == [
+                "## rule release (`release`)",
+                "Why: rule not scoped to files; loaded only when asked for by name (activation: manual)"
+            ]),
+        "{reasons:?}"
+    );
+}
