@@ -519,7 +519,11 @@ impl ServerHandler for Server {
         }
         Err(ErrorData::new(
             rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-            request.method,
+            format!(
+                "Method not found: `{}` is not a method this server offers (see the capabilities in its initialize reply)",
+                // The name is the client's text: echo a bounded part of it.
+                request.method.chars().take(100).collect::<String>()
+            ),
             None,
         ))
     }

@@ -515,8 +515,12 @@ fn an_unknown_tool_or_a_call_without_params_is_invalid_params() {
         json!({"jsonrpc": "2.0", "id": 77, "error": {"code": -32602,
             "message": "Invalid params for `tools/call`: missing field `params`"}})
     );
-    // An unknown method is still -32601.
+    // An unknown method is still -32601, and the message says what is wrong.
     let reply = server.request("no/such/method", json!({}));
     assert_eq!(reply["error"]["code"], -32601);
+    assert_eq!(
+        reply["error"]["message"],
+        "Method not found: `no/such/method` is not a method this server offers (see the capabilities in its initialize reply)"
+    );
     server.finish();
 }
