@@ -329,7 +329,8 @@ pub(crate) struct WrittenFrontmatter {
 
 /// The frontmatter of `item` in the agent or command format `spec`: values translated into
 /// the spec's vocabulary, its defaults added, then only its keys kept (ai-rulez's own keys and
-/// `name`, which the file name carries, are never reported as left out). When nothing needs
+/// `name`, which the file name carries, are never reported as left out, nor `description` by
+/// a plain Markdown format, whose menus show the file name). When nothing needs
 /// translating, the user's own YAML text is kept (see [`item_frontmatter`]).
 pub(crate) fn item_file_frontmatter(item: &Item, spec: &ItemFilesSpec) -> WrittenFrontmatter {
     if let Some((_, left_out)) = super::render::toml_items::toml_text(spec.format, spec, item) {
@@ -340,7 +341,14 @@ pub(crate) fn item_file_frontmatter(item: &Item, spec: &ItemFilesSpec) -> Writte
         };
     }
     let keep_all = spec.keys.iter().any(|key| key == "*");
-    let reported = |key: &str| !ITEM_FILE_DROPPED_KEYS.contains(&key) && key != "name";
+    // A plain Markdown format (no keys) has nowhere for display text: its menu shows the file
+    // name, so leaving `description` out changes nothing the assistant does and is not said.
+    let plain_markdown = spec.keys.is_empty();
+    let reported = |key: &str| {
+        !ITEM_FILE_DROPPED_KEYS.contains(&key)
+            && key != "name"
+            && !(plain_markdown && key == "description")
+    };
     let translated = match spec.vocabulary {
         Some(vocabulary) => translate(vocabulary, &item.frontmatter),
         None => Translated {

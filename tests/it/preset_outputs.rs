@@ -286,7 +286,7 @@ fn b37_agent_and_command_fields_are_translated_per_assistant_or_left_out_with_a_
             "warning: copilot: GitHub Copilot reads 1 item twice, in .claude/rules and AGENTS.md, because each of those files is the only one another enabled assistant reads; set `agents_md = true` (Claude Code then reads AGENTS.md through CLAUDE.md) or drop one of those presets: style",
             "warning: opencode: agent and command fields OpenCode has no equivalent for are left out: lister (color); scribe (model sonnet); commit (model haiku, allowed-tools)",
             "warning: copilot: agent and command fields GitHub Copilot has no equivalent for are left out: lister (model anthropic/claude-sonnet-4-5, color); scribe (model sonnet); commit (model haiku, allowed-tools)",
-            "warning: cursor: agent and command fields Cursor has no equivalent for are left out: lister (tools, model anthropic/claude-sonnet-4-5, color); scribe (tools, model sonnet); commit (description, allowed-tools, model)",
+            "warning: cursor: agent and command fields Cursor has no equivalent for are left out: lister (tools, model anthropic/claude-sonnet-4-5, color); scribe (tools, model sonnet); commit (allowed-tools, model)",
         ]
     );
     // Said when the files are written, not on every clean run.
