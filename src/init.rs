@@ -114,50 +114,56 @@ pub(crate) fn init_project(
 }
 
 /// Instruction setups already in `directory` that `init` should mention, one sentence each (in
-/// this order: CLAUDE.md, .cursor/rules/, .rulesync/, .ruler/, the Go ai-rulez's
-/// `ai-rulez.yaml`): what `generate` will do next to them, and the `ai-rulez import --from <source>`
-/// that brings each into `.ai-rulez/`.
+/// this order: CLAUDE.md, AGENTS.md, .cursor/rules/, Copilot's instructions, .windsurf/rules/,
+/// .clinerules, .rulesync/, .ruler/, the Go ai-rulez's `ai-rulez.yaml`): what `generate` will
+/// do next to them, and the `ai-rulez import --from <source>` that brings each into `.ai-rulez/`.
 ///
 /// Errors: I/O errors reading the folder (a symlink at one of the names counts as present).
 pub(crate) fn existing_setups(directory: &Path) -> Result<Vec<String>> {
-    let found: [(&str, &str, &str); 5] = [
+    const KEEPS_TEXT: &str = "`generate` keeps its text and writes its own part between `<!-- BEGIN ai-rulez` and `<!-- END ai-rulez -->` markers in it";
+    const BESIDE: &str = "generated rules are added next to your own files (a file at a path ai-rulez writes is refused, never overwritten)";
+    const ONE_TOOL: &str = "let only one tool write the assistants' files";
+    // Each setup: the names that show it (the first one present is named), its import source,
+    // and what `generate` does next to it.
+    let found: [(&[&str], &str, &str); 9] = [
+        (&["CLAUDE.md"], "claude", KEEPS_TEXT),
+        (&["AGENTS.md"], "agents-md", KEEPS_TEXT),
+        (&[".cursor/rules/"], "cursor", BESIDE),
         (
-            "CLAUDE.md",
-            "claude",
-            "CLAUDE.md exists: `generate` keeps its text and writes its own part between `<!-- BEGIN ai-rulez` and `<!-- END ai-rulez -->` markers in it",
+            &[".github/copilot-instructions.md", ".github/instructions/"],
+            "copilot",
+            "`generate` writes its own part beside your text (a section in the instructions file, files next to yours)",
         ),
+        (&[".windsurf/rules/"], "windsurf", BESIDE),
+        (&[".clinerules"], "cline", BESIDE),
+        (&[".rulesync/ (rulesync)"], "rulesync", ONE_TOOL),
+        (&[".ruler/ (ruler)"], "ruler", ONE_TOOL),
         (
-            ".cursor/rules",
-            "cursor",
-            ".cursor/rules/ exists: generated rules are added next to your own files (a file at a path ai-rulez writes is refused, never overwritten)",
-        ),
-        (
-            ".rulesync",
-            "rulesync",
-            ".rulesync/ (rulesync) exists: let only one tool write the assistants' files",
-        ),
-        (
-            ".ruler",
-            "ruler",
-            ".ruler/ (ruler) exists: let only one tool write the assistants' files",
-        ),
-        (
-            "ai-rulez.yaml",
+            &["ai-rulez.yaml (the Go ai-rulez's config)"],
             "ai-rulez-v2",
-            "ai-rulez.yaml (the Go ai-rulez's config) exists: this version does not read it (files the Go tool generated are recognised and replaced without --force)",
+            "this version does not read it (files the Go tool generated are recognised and replaced without --force)",
         ),
     ];
     let dir = crate::confined_fs::ProjectDir::open(directory)?;
     let mut sentences = Vec::new();
-    for (name, source, sentence) in found {
-        let present = match dir.info(name) {
-            Ok(info) => info.is_some(),
-            Err(Error::Refused { .. }) => true,
-            Err(error) => return Err(error),
-        };
-        if present {
+    for (names, source, sentence) in found {
+        let mut shown = None;
+        for name in names {
+            // The path is the name up to its first space or trailing slash.
+            let path = name.split(' ').next().unwrap_or(name).trim_end_matches('/');
+            let present = match dir.info(path) {
+                Ok(info) => info.is_some(),
+                Err(Error::Refused { .. }) => true,
+                Err(error) => return Err(error),
+            };
+            if present {
+                shown = Some(*name);
+                break;
+            }
+        }
+        if let Some(name) = shown {
             sentences.push(format!(
-                "{sentence}; `ai-rulez import --from {source}` brings it into .ai-rulez/ (it adds files and never overwrites one)"
+                "{name} exists: {sentence}; `ai-rulez import --from {source}` brings it into .ai-rulez/ (it adds files and never overwrites one)"
             ));
         }
     }

@@ -78,6 +78,10 @@ fn init_names_each_existing_setup_and_the_import_that_brings_it_in() {
     project.write(".rulesync/rules/a.md", "A.\n");
     project.write(".ruler/AGENTS.md", "B.\n");
     project.write("ai-rulez.yaml", "metadata:\n  name: old\n");
+    project.write("AGENTS.md", "# Agents\n");
+    project.write(".github/instructions/api.instructions.md", "API.\n");
+    project.write(".windsurf/rules/a.md", "A.\n");
+    project.write(".clinerules", "C.\n");
     let init = project.run(&["init", "--presets", "claude"]);
     init.expect_code(0);
     let import = |source: &str| {
@@ -90,14 +94,26 @@ fn init_names_each_existing_setup_and_the_import_that_brings_it_in() {
         format!(
             "found: CLAUDE.md exists: `generate` keeps its text and writes its own part between `<!-- BEGIN ai-rulez` \
              and `<!-- END ai-rulez -->` markers in it; {}\
+             found: AGENTS.md exists: `generate` keeps its text and writes its own part between `<!-- BEGIN ai-rulez` \
+             and `<!-- END ai-rulez -->` markers in it; {}\
              found: .cursor/rules/ exists: generated rules are added next to your own files (a file at a path \
+             ai-rulez writes is refused, never overwritten); {}\
+             found: .github/instructions/ exists: `generate` writes its own part beside your text (a section in \
+             the instructions file, files next to yours); {}\
+             found: .windsurf/rules/ exists: generated rules are added next to your own files (a file at a path \
+             ai-rulez writes is refused, never overwritten); {}\
+             found: .clinerules exists: generated rules are added next to your own files (a file at a path \
              ai-rulez writes is refused, never overwritten); {}\
              found: .rulesync/ (rulesync) exists: let only one tool write the assistants' files; {}\
              found: .ruler/ (ruler) exists: let only one tool write the assistants' files; {}\
              found: ai-rulez.yaml (the Go ai-rulez's config) exists: this version does not read it (files the Go \
              tool generated are recognised and replaced without --force); {}{NEXT_STEPS}",
             import("claude"),
+            import("agents-md"),
             import("cursor"),
+            import("copilot"),
+            import("windsurf"),
+            import("cline"),
             import("rulesync"),
             import("ruler"),
             import("ai-rulez-v2"),
