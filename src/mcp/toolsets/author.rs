@@ -67,7 +67,11 @@ fn update_item(kind: Kind, singular: &str) -> ToolSpec {
     ToolSpec {
         name: format!("update_{singular}").into(),
         title: format!("Update a {singular}").into(),
-        description: format!("Replaces an existing {singular}'s file text atomically. With expected_hash (from read_item), refuses and returns the current hash if the file changed since you read it.").into(),
+        description: if kind == Kind::Rule {
+            "Replaces an existing rule's file text atomically. An active rule keeps its body and status (its frontmatter may change, and `always: true` may be added): propose a new body with propose_rules and `revises` for a person's review. With expected_hash (from read_item), refuses and returns the current hash if the file changed since you read it.".into()
+        } else {
+            format!("Replaces an existing {singular}'s file text atomically. With expected_hash (from read_item), refuses and returns the current hash if the file changed since you read it.").into()
+        },
         hints: Hints::REPLACE,
         toolset: Toolset::Author,
         pairing: EDIT_FILES,
