@@ -47,7 +47,7 @@ const WEIGHTS: Weights = Weights {
     score_rank: 1.160,
     path_rank: 1.898,
     mention: 0.311,
-    log_tokens: -0.500,
+    log_tokens: -0.750,
 };
 const BIAS: f64 = -4.519;
 /// Half-saturation points that squash unbounded BM25 scores into 0..1 (`x / (x + half)`).
@@ -55,9 +55,9 @@ const SCORE_HALF: f64 = 4.0;
 const HEAD_HALF: f64 = 2.0;
 /// A rule or context file is sent when its strength reaches this; chosen by `tune.py` as the
 /// highest recall on the tuning projects within 23 % of the eligible tokens.
-const THRESHOLD: f64 = 0.2;
+const THRESHOLD: f64 = -0.1;
 /// A skill (a whole procedure, often long) is sent when its strength reaches this.
-const SKILL_THRESHOLD: f64 = 1.0;
+const SKILL_THRESHOLD: f64 = 0.0;
 /// Items left out whose strength is within this of the threshold are listed with a summary
 /// line; the others by kind and id only, to keep the reply small.
 pub(crate) const NEAR_MISS: f64 = 2.0;
