@@ -16,8 +16,10 @@ const RELATED_TERMS: &str = include_str!("related_terms.txt");
 /// phrase is its adjacent word pairs, the way [`for_each_term`] indexes a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Entry {
-    Word(String),
-    Phrase(Vec<String>),
+    /// The term, and the entry as written in the table (for a reply's reasons).
+    Word(String, String),
+    /// The pairs, and the entry as written.
+    Phrase(Vec<String>, String),
 }
 
 /// The groups, and for each single term the groups holding it as a word entry, for finding the
@@ -41,12 +43,16 @@ fn entry_of(text: &str) -> Option<Entry> {
             words.push(term.to_owned());
         }
     });
+    let written = text.trim().to_owned();
     if pairs.is_empty() {
         // One word, or one identifier whose whole form and parts are all terms: its first term
         // (the whole identifier, or the word's stem) names it.
-        return words.into_iter().next().map(Entry::Word);
+        return words
+            .into_iter()
+            .next()
+            .map(|term| Entry::Word(term, written));
     }
-    Some(Entry::Phrase(pairs))
+    Some(Entry::Phrase(pairs, written))
 }
 
 /// Reads `text` in the format of `related_terms.txt`: `#` comments and blank lines skipped, one
@@ -64,8 +70,8 @@ fn parse(text: &str) -> Groups {
         let number = parsed.groups.len();
         for entry in &entries {
             let key = match entry {
-                Entry::Word(term) => term,
-                Entry::Phrase(pairs) => &pairs[0],
+                Entry::Word(term, _) => term,
+                Entry::Phrase(pairs, _) => &pairs[0],
             };
             let holders = parsed.by_term.entry(key.clone()).or_default();
             if holders.last() != Some(&number) {
@@ -84,13 +90,14 @@ fn groups() -> &'static Groups {
 
 /// The terms related to a task whose terms (stems, whole identifiers and adjacent pairs, as
 /// [`for_each_term`] makes them) are `own`: the word stems and phrase pairs of every group
-/// that has an entry wholly in `own`, less the terms of `own` itself; sorted, no repeats.
+/// that has an entry wholly in `own`, less the terms of `own` itself, each with its entry as
+/// the table writes it; sorted by term, no repeats.
 #[must_use]
-pub(crate) fn related_terms(own: &HashSet<&str>) -> Vec<String> {
+pub(crate) fn related_terms(own: &HashSet<&str>) -> Vec<(String, String)> {
     related_terms_in(groups(), own)
 }
 
-fn related_terms_in(groups: &Groups, own: &HashSet<&str>) -> Vec<String> {
+fn related_terms_in(groups: &Groups, own: &HashSet<&str>) -> Vec<(String, String)> {
     let mut touched: Vec<usize> = own
         .iter()
         .filter_map(|term| groups.by_term.get(*term))
@@ -98,25 +105,27 @@ fn related_terms_in(groups: &Groups, own: &HashSet<&str>) -> Vec<String> {
         .copied()
         .filter(|number| {
             groups.groups[*number].iter().any(|entry| match entry {
-                Entry::Word(term) => own.contains(term.as_str()),
-                Entry::Phrase(pairs) => pairs.iter().all(|pair| own.contains(pair.as_str())),
+                Entry::Word(term, _) => own.contains(term.as_str()),
+                Entry::Phrase(pairs, _) => pairs.iter().all(|pair| own.contains(pair.as_str())),
             })
         })
         .collect();
     touched.sort_unstable();
     touched.dedup();
-    let mut related: Vec<String> = Vec::new();
+    let mut related: Vec<(String, String)> = Vec::new();
     for number in touched {
         for entry in &groups.groups[number] {
             match entry {
-                Entry::Word(term) => related.push(term.clone()),
-                Entry::Phrase(pairs) => related.extend(pairs.iter().cloned()),
+                Entry::Word(term, written) => related.push((term.clone(), written.clone())),
+                Entry::Phrase(pairs, written) => related
+                    .extend(pairs.iter().map(|pair| (pair.clone(), written.clone()))),
             }
         }
     }
-    related.retain(|term| !own.contains(term.as_str()));
-    related.sort();
-    related.dedup();
+    related.retain(|(term, _)| !own.contains(term.as_str()));
+    // The first entry of a term wins, so a stem shared by two entries shows one of them.
+    related.sort_by(|left, right| left.0.cmp(&right.0));
+    related.dedup_by(|right, left| left.0 == right.0);
     related
 }
 
@@ -133,6 +142,9 @@ mod tests {
     fn related(groups: &Groups, task: &str) -> Vec<String> {
         let own = own_terms(task);
         related_terms_in(groups, &own.iter().map(String::as_str).collect())
+            .into_iter()
+            .map(|(term, _)| term)
+            .collect()
     }
 
     #[test]
@@ -144,6 +156,15 @@ mod tests {
             ["dialog", "modal window"]
         );
         assert_eq!(related(&groups, "close the dialog"), ["modal window", "popup"]);
+        let own = own_terms("close the popup");
+        let written = related_terms_in(&groups, &own.iter().map(String::as_str).collect());
+        assert_eq!(
+            written,
+            [
+                ("dialog".to_owned(), "dialog".to_owned()),
+                ("modal window".to_owned(), "modal window".to_owned())
+            ]
+        );
     }
 
     #[test]

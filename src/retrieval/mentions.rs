@@ -232,6 +232,7 @@ mod tests {
         assert!((specificity(&named("functions.rs"), path) - 1.0).abs() < 1e-9);
         assert!((specificity(&named("src/**/*.rs"), path) - 1.0).abs() < 1e-9);
         assert!((specificity(&named("CHANGELOG.md"), "CHANGELOG.md") - 1.0).abs() < 1e-9);
-        assert!((specificity(&named("web/src/hooks/"), "web/src/hooks")).abs() < 1e-9);
+        assert!((specificity(&named("web/src/hooks/"), "web/src/hooks") - 1.0).abs() < 1e-9);
+        assert!((specificity(&named("web/src/hooks/"), "web/src/api/keys.ts")).abs() < 1e-9);
     }
 }

@@ -178,6 +178,8 @@ pub(crate) struct Query {
     /// The first word of the task each single-word term came from, in task order, for the
     /// reasons of a reply (people read `migration`, not the stem `migrat`).
     written: Vec<(String, String)>,
+    /// The related terms, each with its entry as the table writes it, sorted by term.
+    related: Vec<(String, String)>,
 }
 
 impl Query {
@@ -199,6 +201,7 @@ impl Query {
             terms: terms.into_iter().map(|term| (term, 1.0)).collect(),
             words,
             written,
+            related: Vec::new(),
         }
     }
 
@@ -212,10 +215,13 @@ impl Query {
                 query.terms.iter().map(|(term, _)| term.as_str()).collect();
             super::expansion::related_terms(&own)
         };
-        query
-            .terms
-            .extend(related.into_iter().map(|term| (term, RELATED_WEIGHT)));
+        query.terms.extend(
+            related
+                .iter()
+                .map(|(term, _)| (term.clone(), RELATED_WEIGHT)),
+        );
         query.terms.sort_by(|left, right| left.0.cmp(&right.0));
+        query.related = related;
         query
     }
 }
@@ -454,6 +460,37 @@ impl RelevanceIndex {
             .find(|field| bits & field_bit(*field) != 0)
             .unwrap_or(Field::Body);
             words.push((written.clone(), field));
+        }
+        words
+    }
+}
+
+impl RelevanceIndex {
+    /// The related words (see [`Query::with_related`]) that the item at `position` holds, as
+    /// the table writes them, in the query's order, without repeats; at most `limit`.
+    #[must_use]
+    pub(crate) fn matched_related(
+        &self,
+        query: &Query,
+        position: usize,
+        limit: usize,
+    ) -> Vec<String> {
+        let Some(document) = self.documents.get(position) else {
+            return Vec::new();
+        };
+        let mut words: Vec<String> = Vec::new();
+        for (term, written) in &query.related {
+            if words.len() == limit {
+                break;
+            }
+            let held = self.vocabulary.get(term).is_some_and(|number| {
+                document
+                    .binary_search_by_key(number, |(held, _, _, _)| *held)
+                    .is_ok()
+            });
+            if held && !words.contains(written) {
+                words.push(written.clone());
+            }
         }
         words
     }

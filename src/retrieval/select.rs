@@ -354,8 +354,9 @@ pub(crate) fn item_tokens(item: &Item) -> usize {
     estimate_tokens(item.body.trim()) + estimate_tokens(&item.title) + 20
 }
 
-/// Why a chosen item was sent, in a few words: whether its scope matched and the task's words
-/// it holds (the heading it goes under shows its priority and globs already).
+/// Why a chosen item was sent, in a few words: whether its scope matched, the task's words it
+/// holds, the words related to the task's it holds, and whether its text names a folder or
+/// file of the paths (the heading it goes under shows its priority and globs already).
 pub(crate) fn reason(
     catalog: &Catalog,
     entry: &Eligible,
@@ -381,6 +382,13 @@ pub(crate) fn reason(
         if !held.is_empty() {
             parts.push(format!("task words in its {name}: {}", held.join(", ")));
         }
+    }
+    let related = catalog.relevance.matched_related(query, entry.number, 3);
+    if !related.is_empty() {
+        parts.push(format!("words related to the task: {}", related.join(", ")));
+    }
+    if features.mention > 0.0 {
+        parts.push("its text names this file or a folder of it".to_owned());
     }
     if parts.is_empty() {
         "relevant to the task".to_owned()
