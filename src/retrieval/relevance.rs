@@ -505,6 +505,12 @@ fn count_as_float(count: usize) -> f64 {
 mod tests {
     use super::*;
 
+    /// A rule whose body is `body`, as loading reads `.ai-rulez/rules/test.md`.
+    fn item(body: &str) -> Item {
+        crate::content::root_rule_from_bytes(".ai-rulez/rules/test.md", body.as_bytes())
+            .expect("a rule")
+    }
+
     fn terms(text: &str) -> Vec<String> {
         let mut found = Vec::new();
         for_each_term(text, |term, pair, _| {
@@ -537,6 +543,33 @@ mod tests {
             terms("migrations migrate migrated"),
             ["migrat", "migrat", "migrat"]
         );
+    }
+
+    #[test]
+    fn a_related_word_counts_half_as_much_as_the_task_word_it_stands_for() {
+        let query = Query::with_related("close the popup");
+        let weight = |wanted: &str| {
+            query
+                .terms
+                .iter()
+                .find(|(term, _)| term == wanted)
+                .map(|(_, weight)| *weight)
+        };
+        assert_eq!(weight("popup"), Some(1.0));
+        assert_eq!(weight("dialog"), Some(RELATED_WEIGHT));
+        assert_eq!(weight("modal"), Some(RELATED_WEIGHT));
+        // Two items alike but for the word: the one saying what the task says scores twice the
+        // one saying a related word, and both cover the task's words by that share.
+        let said = item("Close the popup on Escape.");
+        let related = item("Close the dialog on Escape.");
+        let index = RelevanceIndex::build(&[&said, &related]);
+        let (known, words) = index.known(&query);
+        let own = index.score((&known, words), 0);
+        let other = index.score((&known, words), 1);
+        let popup_part = own.score - other.score;
+        assert!(popup_part > 0.0, "{own:?} {other:?}");
+        assert!((own.coverage - 1.0).abs() < 1e-9, "{own:?}");
+        assert!((other.coverage - 0.75).abs() < 1e-9, "{other:?}");
     }
 
     #[test]
