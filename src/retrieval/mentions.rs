@@ -228,11 +228,11 @@ mod tests {
         let path = "src/backends/go/gen_bindings/functions.rs";
         assert!((specificity(&named("src/backends/<lang>/"), path) - 0.75).abs() < 1e-9);
         assert!((specificity(&named("src/backends/"), path) - 0.5).abs() < 1e-9);
-        assert!((specificity(&named("src/codegen/"), path)).abs() < 1e-9);
+        assert!(specificity(&named("src/codegen/"), path).abs() < 1e-9);
         assert!((specificity(&named("functions.rs"), path) - 1.0).abs() < 1e-9);
         assert!((specificity(&named("src/**/*.rs"), path) - 1.0).abs() < 1e-9);
         assert!((specificity(&named("CHANGELOG.md"), "CHANGELOG.md") - 1.0).abs() < 1e-9);
         assert!((specificity(&named("web/src/hooks/"), "web/src/hooks") - 1.0).abs() < 1e-9);
-        assert!((specificity(&named("web/src/hooks/"), "web/src/api/keys.ts")).abs() < 1e-9);
+        assert!(specificity(&named("web/src/hooks/"), "web/src/api/keys.ts").abs() < 1e-9);
     }
 }

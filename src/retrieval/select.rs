@@ -13,7 +13,9 @@ use crate::content::{Item, Kind, Priority};
 
 /// The weights of the evidence, fitted by `bench/selection/tune.py` (a class-balanced logistic
 /// regression on the tuning projects of the labelled set): the strength of a candidate is
-/// `BIAS` plus each weight times its feature, a log-odds that the item must be read.
+/// `BIAS` plus each weight times its feature, a log-odds that the item must be read, plus
+/// `log_tokens` times ln(tokens / 100), the cost of its size, which the tuner chose with the
+/// thresholds after the fit rather than fitting it as evidence.
 struct Weights {
     scope: f64,
     priority: f64,
@@ -54,7 +56,7 @@ const BIAS: f64 = -4.519;
 const SCORE_HALF: f64 = 4.0;
 const HEAD_HALF: f64 = 2.0;
 /// A rule or context file is sent when its strength reaches this; chosen by `tune.py` as the
-/// highest recall on the tuning projects within 23 % of the eligible tokens.
+/// highest recall on the tuning projects within 24 % of the eligible tokens.
 const THRESHOLD: f64 = -0.1;
 /// A skill (a whole procedure, often long) is sent when its strength reaches this.
 const SKILL_THRESHOLD: f64 = 0.0;
