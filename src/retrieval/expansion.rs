@@ -117,8 +117,9 @@ fn related_terms_in(groups: &Groups, own: &HashSet<&str>) -> Vec<(String, String
         for entry in &groups.groups[number] {
             match entry {
                 Entry::Word(term, written) => related.push((term.clone(), written.clone())),
-                Entry::Phrase(pairs, written) => related
-                    .extend(pairs.iter().map(|pair| (pair.clone(), written.clone()))),
+                Entry::Phrase(pairs, written) => {
+                    related.extend(pairs.iter().map(|pair| (pair.clone(), written.clone())))
+                }
             }
         }
     }
@@ -155,7 +156,10 @@ mod tests {
             related(&groups, "close the popup"),
             ["dialog", "modal window"]
         );
-        assert_eq!(related(&groups, "close the dialog"), ["modal window", "popup"]);
+        assert_eq!(
+            related(&groups, "close the dialog"),
+            ["modal window", "popup"]
+        );
         let own = own_terms("close the popup");
         let written = related_terms_in(&groups, &own.iter().map(String::as_str).collect());
         assert_eq!(
@@ -187,8 +191,14 @@ mod tests {
         let popup = related(table, "close the confirmation popup when Escape is pressed");
         assert!(popup.contains(&"dialog".to_owned()), "{popup:?}");
         assert!(popup.contains(&"modal".to_owned()), "{popup:?}");
-        let throttled = related(table, "retry requests when the server answers too many requests");
+        let throttled = related(
+            table,
+            "retry requests when the server answers too many requests",
+        );
         assert!(throttled.contains(&"429".to_owned()), "{throttled:?}");
-        assert!(throttled.contains(&"rate limit".to_owned()), "{throttled:?}");
+        assert!(
+            throttled.contains(&"rate limit".to_owned()),
+            "{throttled:?}"
+        );
     }
 }

@@ -576,6 +576,9 @@ mod tests {
     fn a_query_holds_its_word_pairs() {
         let query = Query::of("add a feature flag");
         let terms: Vec<&str> = query.terms.iter().map(|(term, _)| term.as_str()).collect();
-        assert_eq!(terms, ["add", "add featur", "featur", "featur flag", "flag"]);
+        assert_eq!(
+            terms,
+            ["add", "add featur", "featur", "featur flag", "flag"]
+        );
     }
 }
