@@ -118,7 +118,7 @@ fn related_terms_in(groups: &Groups, own: &HashSet<&str>) -> Vec<(String, String
             match entry {
                 Entry::Word(term, written) => related.push((term.clone(), written.clone())),
                 Entry::Phrase(pairs, written) => {
-                    related.extend(pairs.iter().map(|pair| (pair.clone(), written.clone())))
+                    related.extend(pairs.iter().map(|pair| (pair.clone(), written.clone())));
                 }
             }
         }
