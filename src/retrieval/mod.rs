@@ -5,6 +5,8 @@
 //! [`crate::search`].
 
 mod context;
+mod expansion;
+mod mentions;
 mod relevance;
 mod rules;
 mod select;
@@ -232,6 +234,9 @@ pub struct Catalog {
     index: OnceLock<Index>,
     /// BM25F index over `knowledge` (positions are indexes into `knowledge`), for `get_rules`.
     relevance: relevance::RelevanceIndex,
+    /// The paths the texts of `knowledge` name (positions are indexes into `knowledge`), for
+    /// `get_rules`; built on first use.
+    mentions: OnceLock<mentions::MentionIndex>,
     /// Load errors (`file:line: message`): those files are left out of every reply.
     pub problems: Vec<String>,
     /// One entry per item of `project.tree.items`: the item's comparison form for the learning
@@ -336,6 +341,7 @@ impl Catalog {
             rules,
             knowledge,
             relevance,
+            mentions: OnceLock::new(),
             matchers,
             glob_sets,
             by_prefix,
@@ -399,6 +405,17 @@ impl Catalog {
             return Some(Self::new(self.project, load_problems.to_vec()));
         }
         Some(self)
+    }
+
+    /// The paths named in the texts of everything `get_rules` can send (positions are numbers
+    /// in `knowledge`), found on first use.
+    pub(crate) fn mentions(&self) -> &mentions::MentionIndex {
+        self.mentions.get_or_init(|| {
+            let items: Vec<&Item> = (0..self.knowledge.len())
+                .map(|number| self.entry(number))
+                .collect();
+            mentions::MentionIndex::build(&items)
+        })
     }
 
     /// The BM25 index over the rules (positions are indexes into `rules`), built on first use.

@@ -86,8 +86,8 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
     // Items left out, each with whether it came close enough to be listed with a summary.
     let mut left_out: Vec<(&Eligible, bool)> = Vec::new();
     if had_task {
-        let query = Query::of(&task);
-        let features = select::features(catalog, &eligible, &query, &select::path_query(&paths));
+        let query = Query::with_related(&task);
+        let features = select::features(catalog, &eligible, &query, &paths);
         let mut ranked: Vec<(f64, &Eligible, &select::CandidateFeatures)> = Vec::new();
         for (entry, found) in eligible.iter().zip(&features) {
             let strength = select::strength(found);

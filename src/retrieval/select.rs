@@ -13,7 +13,9 @@ use crate::content::{Item, Kind, Priority};
 
 /// The weights of the evidence, fitted by `bench/selection/tune.py` (a class-balanced logistic
 /// regression on the tuning projects of the labelled set): the strength of a candidate is
-/// `BIAS` plus each weight times its feature, a log-odds that the item must be read.
+/// `BIAS` plus each weight times its feature, a log-odds that the item must be read, plus
+/// `log_tokens` times ln(tokens / 100), the cost of its size, which the tuner chose with the
+/// thresholds after the fit rather than fitting it as evidence.
 struct Weights {
     scope: f64,
     priority: f64,
@@ -29,33 +31,35 @@ struct Weights {
     log_tokens: f64,
     score_rank: f64,
     path_rank: f64,
+    mention: f64,
 }
 
 const WEIGHTS: Weights = Weights {
-    scope: 2.238,
-    priority: 1.802,
-    scoped_priority: 1.555,
-    relative: 1.579,
-    score: 1.489,
-    head: 0.852,
-    coverage: 2.523,
-    path: 2.045,
-    trigger: 1.349,
-    skill: -1.546,
-    context: -1.826,
-    log_tokens: -0.798,
-    score_rank: 1.704,
-    path_rank: 2.410,
+    scope: 1.852,
+    priority: 1.564,
+    scoped_priority: 1.502,
+    relative: 2.152,
+    score: 1.692,
+    head: 1.829,
+    coverage: 1.225,
+    path: 1.664,
+    trigger: 1.491,
+    skill: -2.157,
+    context: -2.031,
+    score_rank: 1.160,
+    path_rank: 1.898,
+    mention: 0.311,
+    log_tokens: -0.750,
 };
-const BIAS: f64 = -4.370;
+const BIAS: f64 = -4.519;
 /// Half-saturation points that squash unbounded BM25 scores into 0..1 (`x / (x + half)`).
 const SCORE_HALF: f64 = 4.0;
 const HEAD_HALF: f64 = 2.0;
 /// A rule or context file is sent when its strength reaches this; chosen by `tune.py` as the
-/// highest recall on the tuning projects within 23 % of the eligible tokens.
-const THRESHOLD: f64 = 0.7;
+/// highest recall on the tuning projects within 24 % of the eligible tokens.
+const THRESHOLD: f64 = -0.1;
 /// A skill (a whole procedure, often long) is sent when its strength reaches this.
-const SKILL_THRESHOLD: f64 = 1.4;
+const SKILL_THRESHOLD: f64 = 0.0;
 /// Items left out whose strength is within this of the threshold are listed with a summary
 /// line; the others by kind and id only, to keep the reply small.
 pub(crate) const NEAR_MISS: f64 = 2.0;
@@ -102,6 +106,9 @@ pub struct CandidateFeatures {
     pub score_rank: f64,
     /// 1 / its place among the candidates by `path` (0 when `path` is 0).
     pub path_rank: f64,
+    /// How specific a path its text names is to the call's paths, 0 (none covers them) to 1
+    /// (it names one of them); see `mentions.rs`.
+    pub mention: f64,
     /// Estimated tokens of its full text as a reply carries it (body, title and framing).
     pub tokens: usize,
     /// Estimated tokens of its body alone.
@@ -214,14 +221,19 @@ pub(crate) fn features(
     catalog: &Catalog,
     eligible: &[Eligible],
     query: &Query,
-    paths: &Query,
+    paths: &[(String, bool)],
 ) -> Vec<CandidateFeatures> {
     let (known, words) = catalog.relevance.known(query);
+    let path_terms = path_query(paths);
+    let mentioned = {
+        let paths: Vec<&str> = paths.iter().map(|(path, _)| path.as_str()).collect();
+        catalog.mentions().covering(&paths)
+    };
     let matches: Vec<_> = eligible
         .iter()
         .map(|entry| catalog.relevance.score((&known, words), entry.number))
         .collect();
-    let (path_known, path_words) = catalog.relevance.known(paths);
+    let (path_known, path_words) = catalog.relevance.known(&path_terms);
     let best = eligible
         .iter()
         .zip(&matches)
@@ -251,6 +263,9 @@ pub(crate) fn features(
                 trigger: found.trigger,
                 score_rank: 0.0,
                 path_rank: 0.0,
+                mention: mentioned
+                    .binary_search_by_key(&entry.number, |(number, _)| *number)
+                    .map_or(0.0, |found| mentioned[found].1),
                 tokens: item_tokens(item),
                 body_tokens: estimate_tokens(item.body.trim()),
                 // Only the tuner needs this; `candidate_features` fills it in.
@@ -317,6 +332,7 @@ pub(crate) fn strength(features: &CandidateFeatures) -> f64 {
         + WEIGHTS.log_tokens * (tokens / 100.0).ln()
         + WEIGHTS.score_rank * features.score_rank
         + WEIGHTS.path_rank * features.path_rank
+        + WEIGHTS.mention * features.mention
 }
 
 /// The strength at which an item of `kind` is sent.
@@ -330,7 +346,7 @@ pub(crate) fn threshold(kind: Kind) -> f64 {
 
 /// The words of the call's paths as a query: folder and file names name what a change touches
 /// (`CHANGELOG.md`, `migrations`, `Cargo.toml`), and items often name them too.
-pub(crate) fn path_query(paths: &[(String, bool)]) -> Query {
+fn path_query(paths: &[(String, bool)]) -> Query {
     let text: Vec<&str> = paths.iter().map(|(path, _)| path.as_str()).collect();
     Query::of(&text.join(" "))
 }
@@ -340,8 +356,9 @@ pub(crate) fn item_tokens(item: &Item) -> usize {
     estimate_tokens(item.body.trim()) + estimate_tokens(&item.title) + 20
 }
 
-/// Why a chosen item was sent, in a few words: whether its scope matched and the task's words
-/// it holds (the heading it goes under shows its priority and globs already).
+/// Why a chosen item was sent, in a few words: whether its scope matched, the task's words it
+/// holds, the words related to the task's it holds, and whether its text names a folder or
+/// file of the paths (the heading it goes under shows its priority and globs already).
 pub(crate) fn reason(
     catalog: &Catalog,
     entry: &Eligible,
@@ -368,6 +385,13 @@ pub(crate) fn reason(
             parts.push(format!("task words in its {name}: {}", held.join(", ")));
         }
     }
+    let related = catalog.relevance.matched_related(query, entry.number, 3);
+    if !related.is_empty() {
+        parts.push(format!("words related to the task: {}", related.join(", ")));
+    }
+    if features.mention > 0.0 {
+        parts.push("its text names this file or a folder of it".to_owned());
+    }
     if parts.is_empty() {
         "relevant to the task".to_owned()
     } else {
@@ -381,8 +405,8 @@ pub(crate) fn reason(
 pub fn candidate_features(catalog: &Catalog, request: &RulesRequest) -> Vec<CandidateFeatures> {
     let paths = super::rules::resolve_paths(catalog, &request.paths).0;
     let eligible = eligible(catalog, &paths, request.paths.is_empty());
-    let query = Query::of(&super::rules::task_text(request));
-    let mut all = features(catalog, &eligible, &query, &path_query(&paths));
+    let query = Query::with_related(&super::rules::task_text(request));
+    let mut all = features(catalog, &eligible, &query, &paths);
     for (features, entry) in all.iter_mut().zip(&eligible) {
         features.listed_tokens =
             estimate_tokens(&super::left_out_line(catalog.entry(entry.number)));

@@ -71,9 +71,12 @@ fn context_and_skills_are_ranked_with_the_rules_and_sent_when_the_task_needs_the
     assert_eq!(ids(&reply, "rules"), Vec::<String>::new());
     assert_eq!(ids(&reply, "context"), ["orders-schema"]);
     assert_eq!(ids(&reply, "skills"), ["write-migration"]);
+    // The reason also names the related words it holds ("add column", "backfill": the
+    // related-terms table joins them with "migration" and "column") and that its text names
+    // the folder of the edited file (`src/db/migrations/`).
     assert_eq!(
         reply["skills"][0]["reason"],
-        "task words in its title: write, migration; task words in its text: adds"
+        "task words in its title: write, migration; task words in its text: adds; words related to the task: add column, backfill; its text names this file or a folder of it"
     );
     assert_eq!(
         reply["others"],
@@ -131,6 +134,41 @@ fn include_takes_kind_and_id_and_the_budget_covers_every_kind() {
     assert_eq!(
         cut["cut"],
         json!([{"id": "write-migration", "title": "Write a migration"}])
+    );
+    server.finish();
+}
+
+/// A project whose rate-limit rule says "429" and never the task's words.
+fn bank_client() -> crate::support::Project {
+    project_with(&[
+        (
+            "back-off",
+            "---\ntitle: Back off\n---\nOn HTTP 429, wait as long as the Retry-After header says before calling again.\n",
+        ),
+        (
+            "style",
+            "---\ntitle: Code style\n---\nKeep functions short.\n",
+        ),
+    ])
+}
+
+#[test]
+fn a_rule_that_shares_only_a_related_word_with_the_task_is_sent_and_says_which() {
+    // Before, "too many requests" shared no word with a rule about 429 answers, so the rule was
+    // left out; the related-terms table joins the two, and the reason names the word.
+    let project = bank_client();
+    let mut server = Server::start(project.path());
+    let (text, _) = server.text(
+        "get_rules",
+        json!({"paths": ["src/bank/client.rs"], "task": "handle too many requests from the bank"}),
+    );
+    assert_eq!(
+        text,
+        "Rules for `demo` (1 sent; follow them for this change):\n\
+         \n## Back off (`back-off`, medium, global; words related to the task: 429)\n\
+         \nOn HTTP 429, wait as long as the Retry-After header says before calling again.\n\
+         \n1 other item(s) cover these files but were not chosen for your task. If one matters, call get_rules again with its id in `include` (`kind:id` when a rule and a context file or skill share it):\n\
+         - less likely: rule style\n"
     );
     server.finish();
 }
