@@ -14,6 +14,7 @@ mod fuzz;
 mod golden;
 mod hostile;
 mod import;
+mod import_hostile;
 mod learn;
 mod learn_reviews;
 mod learn_reviews_limits;
