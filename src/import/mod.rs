@@ -288,9 +288,28 @@ fn render_checked(draft: &Draft) -> Result<(String, String, Vec<String>)> {
             )
         })
         .collect();
-    let document = crate::frontmatter::parse(&path, text.as_bytes())?;
-    crate::content::check(draft.kind, &draft.id, &path, document)?;
+    crate::frontmatter::parse(&path, text.as_bytes())
+        .and_then(|document| crate::content::check(draft.kind, &draft.id, &path, document))
+        .map_err(|error| not_loadable(draft, &path, error))?;
     Ok((path, text, notes))
+}
+
+/// The error for an imported item that would not load: it names the source file (the file to
+/// create does not exist yet, and its line numbers are not the source's) and what to do.
+fn not_loadable(draft: &Draft, path: &str, error: Error) -> Error {
+    let (kind, what) = match error {
+        Error::Invalid { kind, message, .. } => (kind, message),
+        other => (crate::error::InvalidKind::Other, other.to_string()),
+    };
+    Error::invalid_as(
+        kind,
+        &draft.origin,
+        None,
+        format!(
+            "imported as {path}, it would not load: {what}; fix it in {} and run the import again",
+            draft.origin
+        ),
+    )
 }
 
 /// `id` when it is a valid item name, else its slug (`imported` when nothing is left).

@@ -34,3 +34,20 @@ fn a_body_starting_with_a_rule_line_is_not_read_back_as_frontmatter() {
         "---\n\n---\ndescription: injected\nactivation: manual\n---\nBody after the rule line.\n"
     );
 }
+
+#[test]
+fn an_item_that_would_not_load_is_reported_at_its_source_file_with_what_to_do() {
+    let project = Project::empty();
+    project.write(
+        ".claude/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: [1, 2]\n---\nReview the diff.\n",
+    );
+    let before = project.files();
+    let run = project.run(&["import", "--from", "claude"]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr(),
+        "error: .claude/agents/reviewer.md: imported as .ai-rulez/agents/reviewer.md, it would not load: `description` must be a string; fix it in .claude/agents/reviewer.md and run the import again\n"
+    );
+    assert_eq!(project.files(), before);
+}
