@@ -219,7 +219,25 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
             &found.mcp_servers,
         );
         let mut warnings = Vec::new();
-        crate::config::parse(config_path, &text, false, &mut warnings)?;
+        let config = crate::config::parse(config_path, &text, false, &mut warnings)?;
+        // The servers pass the screening `scan` gives them (literal secrets in `env` or
+        // `headers`, hidden characters, ...); its errors are said, as for items, since the
+        // servers are the project's own.
+        for server in &config.mcp_servers {
+            let server_text = crate::lint::screen::mcp_server_text(server);
+            let findings = crate::lint::screen::screen(
+                &server_text,
+                crate::lint::screen::ScreenKind::McpServer,
+            );
+            for finding in findings {
+                if finding.severity == crate::lint::Severity::Error {
+                    found.notes.push(format!(
+                        "{config_path}: MCP server `{}`: review it, screening found: {} {}",
+                        server.name, finding.code, finding.message
+                    ));
+                }
+            }
+        }
         files.push((config_path.to_owned(), text.into_bytes()));
     }
     let mut taken: HashSet<(u8, String)> = HashSet::new();

@@ -51,3 +51,19 @@ fn an_item_that_would_not_load_is_reported_at_its_source_file_with_what_to_do() 
     );
     assert_eq!(project.files(), before);
 }
+
+#[test]
+fn literal_secrets_in_imported_mcp_servers_are_named_like_secrets_in_imported_text() {
+    let project = Project::empty();
+    project.write(
+        ".mcp.json",
+        "{\"mcpServers\": {\"github\": {\"command\": \"github-mcp\", \"env\": {\"GITHUB_TOKEN\": \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"}}}}",
+    );
+    let run = project.run(&["import", "--from", "claude"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stderr(),
+        "note: .ai-rulez/config.toml: MCP server `github`: review it, screening found: AR001 GitHub token `ghp_…(40 chars, masked)` in the text; remove it, rotate it, and read it from the environment\n\
+created 1 file(s), 0 already there; next: `ai-rulez generate --dry-run --diff` shows what the assistants' files become\n"
+    );
+}
