@@ -148,7 +148,8 @@ pub(crate) fn push(found: &mut Found, origin: &str, name: &str, entry: &Value) {
 }
 
 /// The `config.toml` of a new project: `name`, `description`, `presets` and the servers.
-/// Strings are written as JSON strings, which TOML reads as the same basic strings.
+/// Strings are written as JSON strings (with DEL escaped too), which TOML reads as the same
+/// basic strings.
 #[must_use]
 pub(crate) fn config_text(
     name: &str,
@@ -156,7 +157,13 @@ pub(crate) fn config_text(
     presets: &[String],
     servers: &[McpServer],
 ) -> String {
-    let quote = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    // JSON escapes every control character TOML forbids in a basic string but DEL, which
+    // TOML forbids too.
+    let quote = |text: &str| {
+        serde_json::to_string(text)
+            .unwrap_or_default()
+            .replace('\u{7f}', "\\u007F")
+    };
     let list = |items: &[String]| {
         let quoted: Vec<String> = items.iter().map(|item| quote(item)).collect();
         format!("[{}]", quoted.join(", "))

@@ -67,3 +67,29 @@ fn literal_secrets_in_imported_mcp_servers_are_named_like_secrets_in_imported_te
 created 1 file(s), 0 already there; next: `ai-rulez generate --dry-run --diff` shows what the assistants' files become\n"
     );
 }
+
+#[test]
+fn a_del_character_in_an_mcp_argument_is_escaped_in_the_new_config() {
+    let project = Project::empty();
+    project.write(
+        ".mcp.json",
+        "{\"mcpServers\": {\"tool\": {\"command\": \"tool\", \"args\": [\"a\u{7f}b\"]}}}",
+    );
+    let run = project.run(&["import", "--from", "claude"]);
+    run.expect_code(0);
+    let config = project.read(".ai-rulez/config.toml");
+    let servers = config.split_once("[[mcp_servers]]").expect("a server").1;
+    assert_eq!(
+        servers,
+        "\nname = \"tool\"\ncommand = \"tool\"\nargs = [\"a\\u007Fb\"]\n"
+    );
+    // The screening names the hidden character, as it does in any imported text.
+    assert!(
+        run.stderr().contains(
+            "note: .ai-rulez/config.toml: MCP server `tool`: review it, screening found: AR002 1 hidden character: U+007F"
+        ),
+        "{}",
+        run.stderr()
+    );
+    project.run(&["validate"]).expect_code(0);
+}
