@@ -23,7 +23,7 @@ use crate::plan::{Content, Markdown, Plan};
 
 pub(crate) use disk::write_file;
 use disk::{perform_all, read_manifest};
-pub(crate) use section::section_body;
+pub(crate) use section::{section_body, without_section};
 pub(crate) use stat_cache::FILE_NAME as OUTPUT_STATS_FILE;
 
 /// What to do with the analysis.

@@ -93,3 +93,33 @@ fn a_del_character_in_an_mcp_argument_is_escaped_in_the_new_config() {
     );
     project.run(&["validate"]).expect_code(0);
 }
+
+#[test]
+fn the_generated_section_of_a_hand_written_file_is_not_imported_back() {
+    let project = Project::empty();
+    project.write(
+        "CLAUDE.md",
+        "# Mine\n\n## Build\n\nRun make.\n\n## Test\n\nRun cargo test.\n",
+    );
+    project.run(&["import", "--from", "claude"]).expect_code(0);
+    // generate keeps the hand-written CLAUDE.md and adds its section after the text.
+    project.run(&["generate"]).expect_code(0);
+    assert!(project.read("CLAUDE.md").contains("<!-- BEGIN ai-rulez"));
+    let again = project.run(&["import", "--from", "claude"]);
+    again.expect_code(0);
+    assert_eq!(
+        again.stdout(),
+        "unchanged: .ai-rulez/rules/build.md\nunchanged: .ai-rulez/rules/test.md\n"
+    );
+    assert!(
+        again.stderr().starts_with(
+            "note: CLAUDE.md: its ai-rulez section is left out (generated from .ai-rulez/); the rest of the file is imported\n"
+        ),
+        "{}",
+        again.stderr()
+    );
+    assert_eq!(
+        project.read(".ai-rulez/rules/test.md"),
+        "# Test\n\nRun cargo test.\n"
+    );
+}
