@@ -110,7 +110,7 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
         Err(error) => return Err(error),
     };
     let dir = ProjectDir::open(&root)?;
-    let tree = Tree { dir: &dir };
+    let tree = Tree::new(&dir);
     let mut found = Found::default();
     match source {
         Source::Rulesync => rulesync::read(&tree, &mut found)?,
@@ -118,6 +118,7 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
         Source::AiRulezV2 => v2::read(&tree, &mut found)?,
         native => native::read(&tree, native, &mut found)?,
     }
+    found.notes.extend(tree.left_out.take());
     if found.drafts.is_empty() && found.mcp_servers.is_empty() {
         return Err(Error::Usage(format!(
             "found nothing to import from {} in {}; run the command in the folder that holds it ({})",

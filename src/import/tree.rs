@@ -2,7 +2,7 @@
 //! Markdown documents, and skills with their resources. Files ai-rulez generated are skipped,
 //! so an import never brings our own outputs back as sources.
 
-use crate::confined_fs::{EntryKind, ProjectDir};
+use crate::confined_fs::{Entry, EntryKind, ProjectDir};
 use crate::content::{Kind, MAX_FILE_BYTES};
 use crate::error::Result;
 use crate::frontmatter::Document;
@@ -17,9 +17,51 @@ pub(crate) type MapTargets = dyn Fn(&serde_json::Value, &str, &mut Vec<String>) 
 pub(crate) struct Tree<'a> {
     /// The project root.
     pub dir: &'a ProjectDir,
+    /// Entries of the folders read that cannot be imported (symlinks, names that are not
+    /// UTF-8, pipes and devices), one sentence each, in the order met.
+    pub left_out: std::cell::RefCell<Vec<String>>,
 }
 
-impl Tree<'_> {
+impl<'a> Tree<'a> {
+    /// The tree of the project at `dir`, with nothing left out yet.
+    pub(crate) fn new(dir: &'a ProjectDir) -> Self {
+        Self {
+            dir,
+            left_out: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The entries of `folder` that can be read (regular files and folders with UTF-8 names);
+    /// the others are named in [`Tree::left_out`]. `None` when the folder does not exist.
+    ///
+    /// Errors: I/O errors (a symlink on the way to `folder` is refused).
+    fn readable_entries(&self, folder: &str) -> Result<Option<Vec<Entry>>> {
+        let Some(entries) = self.dir.list(folder)? else {
+            return Ok(None);
+        };
+        let mut readable = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let path = format!("{folder}/{}", entry.name);
+            let why = match (entry.exact_name, entry.kind) {
+                (false, _) => {
+                    "its name is not valid UTF-8, so it cannot be opened; rename it to import it"
+                }
+                (true, EntryKind::File | EntryKind::Folder) => {
+                    readable.push(entry);
+                    continue;
+                }
+                (true, EntryKind::Symlink) => {
+                    "it is a symlink, and ai-rulez never reads through symlinks (a committed link could point anywhere); put the real file or folder there to import it"
+                }
+                (true, EntryKind::Other) => "it is not a regular file or folder",
+            };
+            self.left_out
+                .borrow_mut()
+                .push(format!("{}: left out, {why}", path.escape_debug()));
+        }
+        Ok(Some(readable))
+    }
+
     /// The bytes of the project-relative file `path`; `None` when it does not exist.
     ///
     /// Errors: I/O errors (a symlink on the way is refused).
@@ -78,7 +120,7 @@ impl Tree<'_> {
         let mut out = Vec::new();
         let mut pending = vec![folder.to_owned()];
         while let Some(current) = pending.pop() {
-            let Some(entries) = self.dir.list(&current)? else {
+            let Some(entries) = self.readable_entries(&current)? else {
                 continue;
             };
             for entry in entries {
@@ -106,8 +148,7 @@ impl Tree<'_> {
     /// Errors: I/O errors.
     pub(crate) fn folders(&self, folder: &str) -> Result<Vec<String>> {
         let mut names: Vec<String> = self
-            .dir
-            .list(folder)?
+            .readable_entries(folder)?
             .unwrap_or_default()
             .into_iter()
             .filter(|entry| entry.kind == EntryKind::Folder)

@@ -123,3 +123,59 @@ fn the_generated_section_of_a_hand_written_file_is_not_imported_back() {
         "# Test\n\nRun cargo test.\n"
     );
 }
+
+#[test]
+fn entries_import_cannot_read_are_named_not_dropped_in_silence() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let project = Project::empty();
+    project.write(
+        ".cursor/rules/kept.mdc",
+        "---\nalwaysApply: true\n---\nKept.\n",
+    );
+    project.write(
+        "elsewhere/linked.mdc",
+        "---\nalwaysApply: true\n---\nLinked.\n",
+    );
+    std::os::unix::fs::symlink(
+        "../../elsewhere/linked.mdc",
+        project.path().join(".cursor/rules/linked.mdc"),
+    )
+    .expect("symlink");
+    let odd_name = std::ffi::OsStr::from_bytes(b"odd\xff.mdc");
+    fs_err::write(
+        project.path().join(".cursor/rules").join(odd_name),
+        "---\nalwaysApply: true\n---\nOdd.\n",
+    )
+    .expect("write");
+    project.write(
+        ".claude/skills/deploy/SKILL.md",
+        "---\ndescription: Deploy.\n---\nShip it.\n",
+    );
+    std::os::unix::fs::symlink(
+        "../../../elsewhere",
+        project.path().join(".claude/skills/deploy/references"),
+    )
+    .expect("symlink");
+    let cursor = project.run(&["import", "--from", "cursor"]);
+    cursor.expect_code(0);
+    assert_eq!(
+        cursor.stdout(),
+        "create: .ai-rulez/config.toml\ncreate: .ai-rulez/rules/kept.md\n"
+    );
+    assert_eq!(
+        cursor.stderr(),
+        "note: .cursor/rules/linked.mdc: left out, it is a symlink, and ai-rulez never reads through symlinks (a committed link could point anywhere); put the real file or folder there to import it\n\
+note: .cursor/rules/odd\u{fffd}.mdc: left out, its name is not valid UTF-8, so it cannot be opened; rename it to import it\n\
+created 2 file(s), 0 already there; next: `ai-rulez generate --dry-run --diff` shows what the assistants' files become\n"
+    );
+    let claude = project.run(&["import", "--from", "claude"]);
+    claude.expect_code(0);
+    assert!(
+        claude.stderr().contains(
+            "note: .claude/skills/deploy/references: left out, it is a symlink, and ai-rulez never reads through symlinks"
+        ),
+        "{}",
+        claude.stderr()
+    );
+    assert!(!project.exists(".ai-rulez/skills/deploy/references"));
+}
