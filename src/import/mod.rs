@@ -128,6 +128,9 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
         )));
     }
     let files = plan_files(&root, &dir, &mut found)?;
+    // Held from the existence check to the last create: a file another writer (a second
+    // import, an MCP create tool) adds in between would otherwise stop the import half done.
+    let _lock = if dry_run { None } else { Some(dir.lock()?) };
     let mut created = Vec::new();
     let mut unchanged = Vec::new();
     let mut clashes = Vec::new();
@@ -149,7 +152,6 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
         ));
     }
     if !dry_run {
-        let _lock = dir.lock()?;
         let wanted: HashSet<&String> = created.iter().collect();
         let to_create: Vec<&(String, Vec<u8>)> = files
             .iter()

@@ -179,3 +179,48 @@ created 2 file(s), 0 already there; next: `ai-rulez generate --dry-run --diff` s
     );
     assert!(!project.exists(".ai-rulez/skills/deploy/references"));
 }
+
+#[test]
+fn the_existence_check_runs_under_the_writer_lock_so_no_writer_slips_in_before_the_creates() {
+    let project = Project::empty();
+    project.write(
+        ".cursor/rules/style.mdc",
+        "---\nalwaysApply: true\n---\nStyle.\n",
+    );
+    project.write(".ai-rulez/rules/style.md", "# Mine\n");
+    // Another writer (a second import, an MCP create tool) holds the lock: what the files hold
+    // is only settled once it lets go, so the import waits for the lock before comparing
+    // anything (here it gives up waiting; had it compared first, it would report the clash
+    // and a writer could still add a file between its check and its creates).
+    let folder = std::fs::File::open(project.path()).expect("open the project folder");
+    rustix::fs::flock(&folder, rustix::fs::FlockOperation::LockExclusive).expect("flock");
+    let run = project.run_with_env(
+        &["import", "--from", "cursor"],
+        &[("AI_RULEZ_LOCK_WAIT_MS", "100")],
+    );
+    run.expect_code(1);
+    assert!(
+        run.stderr()
+            .contains("another ai-rulez process is changing this project"),
+        "{}",
+        run.stderr()
+    );
+    drop(folder);
+    assert_eq!(project.read(".ai-rulez/rules/style.md"), "# Mine\n");
+    assert!(!project.exists(".ai-rulez/config.toml"));
+    // A dry run writes nothing, so it takes no lock and reports the clash at once.
+    let folder = std::fs::File::open(project.path()).expect("open the project folder");
+    rustix::fs::flock(&folder, rustix::fs::FlockOperation::LockExclusive).expect("flock");
+    let dry = project.run_with_env(
+        &["import", "--from", "cursor", "--dry-run"],
+        &[("AI_RULEZ_LOCK_WAIT_MS", "100")],
+    );
+    dry.expect_code(1);
+    assert!(
+        dry.stderr().starts_with(
+            "error: .ai-rulez/rules/style.md: already exists with other content; import never overwrites"
+        ),
+        "{}",
+        dry.stderr()
+    );
+}
