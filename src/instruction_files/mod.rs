@@ -301,6 +301,16 @@ pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionI
             ));
             continue;
         }
+        // A zero-width or bidirectional control character makes a name read as another one
+        // (the screening withholds such text in a file's content for the same reason).
+        if crate::lint::screen::has_hidden_characters(&path) {
+            index.withheld.push((
+                path.escape_debug().to_string(),
+                "its path holds a hidden character (zero-width or a bidirectional control, which make it read as another name); rename it to serve it"
+                    .to_owned(),
+            ));
+            continue;
+        }
         let Ok(Some((bytes, _))) = dir.read(&path, MAX_FILE_BYTES) else {
             continue;
         };

@@ -429,3 +429,32 @@ fn control_characters_in_paths_never_reach_the_reply_text() {
     );
     server.finish();
 }
+
+#[test]
+fn hidden_characters_in_paths_never_reach_the_reply_text() {
+    let project = monorepo();
+    // A right-to-left override and a zero-width space make these names read as other names.
+    project.write(
+        "pkg\u{202e}txt.md/AGENTS.md",
+        "# Reversed\n\nHarmless text.\n",
+    );
+    project.write(
+        "a\u{200b}pi/.claude/rules/zero.md",
+        "---\npaths: \"*.go\"\n---\nHarmless text.\n",
+    );
+    let mut server = start(&project);
+    let reply = server.ok("find_context", json!({"scope": ".", "recursive": true}));
+    assert_eq!(
+        reply["withheld"],
+        json!([
+            "a\\u{200b}pi/.claude/rules/zero.md: its path holds a hidden character (zero-width or a bidirectional control, which make it read as another name); rename it to serve it",
+            "pkg\\u{202e}txt.md/AGENTS.md: its path holds a hidden character (zero-width or a bidirectional control, which make it read as another name); rename it to serve it"
+        ])
+    );
+    let (text, _) = server.text("find_context", json!({"scope": ".", "recursive": true}));
+    assert!(
+        !text.contains('\u{202e}') && !text.contains('\u{200b}'),
+        "{text:?}"
+    );
+    server.finish();
+}
