@@ -226,6 +226,7 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         // Read in chunks on two threads, analysed in order: bounded memory, half the wait.
         let outputs: Vec<&crate::plan::Output> = plan.outputs.values().collect();
         let now = stat_cache::now();
+        let mut folders_seen = std::collections::HashSet::new();
         for chunk in outputs.chunks(4096) {
             let seen = disk::read_outputs(settings.dir, chunk, &recorded, now);
             for (output, seen) in chunk.iter().zip(seen) {
@@ -246,6 +247,9 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
                         None => return Err(error),
                     },
                 };
+                if found.is_none() {
+                    disk::check_folders_of(settings.dir, &output.path, &mut folders_seen)?;
+                }
                 state.output(&output.path, &output.content, found, &old_manifest)?;
             }
         }

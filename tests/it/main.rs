@@ -29,6 +29,7 @@ mod memory;
 mod nested_context;
 mod preset_outputs;
 mod preset_surfaces;
+mod presets_hostile;
 mod review;
 mod robustness;
 mod scale;
