@@ -44,3 +44,30 @@ fn a_nested_agents_md_inside_another_output_is_refused_before_anything_is_writte
     );
     assert_eq!(project.states(), before);
 }
+
+#[test]
+fn a_settings_file_holding_the_servers_key_or_a_server_twice_is_refused_not_half_merged() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"zed\"]\n\n[[mcp_servers]]\nname = \"docs\"\ncommand = \"docs-mcp\"\n",
+    );
+    let cases = [
+        (
+            "{\"context_servers\": {\"mine\": {\"command\": \"m\", \"args\": []}},\n \"context_servers\": {}}\n",
+            "error: .zed/settings.json: .zed/settings.json: invalid JSON document: the key `context_servers` appears 2 times in the top level, and the assistant reads only one of them; merge them into one; fix or move the file; ai-rulez never overwrites a file it cannot parse\n",
+        ),
+        (
+            "{\"context_servers\": {\"docs\": {\"command\": \"a\"}, \"docs\": {\"command\": \"b\"}}}\n",
+            "error: .zed/settings.json: .zed/settings.json: invalid JSON document: the key `docs` appears 2 times in `context_servers`, and the assistant reads only one of them; merge them into one; fix or move the file; ai-rulez never overwrites a file it cannot parse\n",
+        ),
+    ];
+    for (settings, expected) in cases {
+        project.write(".zed/settings.json", settings);
+        let before = project.states();
+        let run = project.run(&["generate"]);
+        run.expect_code(1);
+        assert_eq!(run.stderr(), expected);
+        assert_eq!(project.states(), before);
+    }
+}
