@@ -252,7 +252,7 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
             Kind::Context => 2,
             Kind::Agent => 3,
         };
-        let base = valid_id(&draft.id);
+        let base = valid_id(&draft.id, draft.kind);
         let mut id = base.clone();
         let mut number = 2;
         while !taken.insert((space, id.to_ascii_lowercase())) {
@@ -333,15 +333,23 @@ fn not_loadable(draft: &Draft, path: &str, error: Error) -> Error {
     )
 }
 
-/// `id` when it is a valid item name, else its slug (`imported` when nothing is left).
-fn valid_id(id: &str) -> String {
-    if crate::authoring::validate_name("item", id).is_ok() {
+/// `id` when it is a valid item name every system can check out, else its slug (`imported`
+/// when nothing is left), followed by `-<kind>` when the slug is a name Windows reserves
+/// (`con` becomes `con-rule`).
+fn valid_id(id: &str, kind: Kind) -> String {
+    let portable = |name: &str| crate::portable::windows_problem(&format!("{name}.md")).is_none();
+    if crate::authoring::validate_name("item", id).is_ok() && portable(id) {
         return id.to_owned();
     }
     let slug = crate::content::slug(id);
-    if slug.is_empty() {
+    let slug = if slug.is_empty() {
         "imported".to_owned()
     } else {
         slug
+    };
+    if portable(&slug) {
+        slug
+    } else {
+        format!("{slug}-{}", kind.noun())
     }
 }

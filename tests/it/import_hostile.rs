@@ -224,3 +224,26 @@ fn the_existence_check_runs_under_the_writer_lock_so_no_writer_slips_in_before_t
         dry.stderr()
     );
 }
+
+#[test]
+fn a_name_windows_reserves_gets_the_kind_after_it_instead_of_a_file_windows_cannot_check_out() {
+    let project = Project::empty();
+    project.write(".cursor/rules/con.mdc", "---\nalwaysApply: true\n---\nConsole.\n");
+    project.write(".cursor/commands/Aux.md", "Run the aux task.\n");
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stdout(),
+        "create: .ai-rulez/commands/aux-command.md\ncreate: .ai-rulez/config.toml\ncreate: .ai-rulez/rules/con-rule.md\n"
+    );
+    assert!(
+        run.stderr().contains(
+            "note: .cursor/rules/con.mdc: imported as `con-rule` (rule `con` is taken or not a valid name)\n"
+        ),
+        "{}",
+        run.stderr()
+    );
+    let validate = project.run(&["validate"]);
+    validate.expect_code(0);
+    assert_eq!(validate.stderr(), "validate: no findings\n");
+}
