@@ -244,6 +244,7 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
         files.push((config_path.to_owned(), text.into_bytes()));
     }
     let mut taken: HashSet<(u8, String)> = HashSet::new();
+    let existing = existing_ids(dir)?;
     for draft in &mut found.drafts {
         // Skills and commands share names: both become `.claude/skills/<id>/`.
         let space = match draft.kind {
@@ -255,7 +256,15 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
         let base = valid_id(&draft.id, draft.kind);
         let mut id = base.clone();
         let mut number = 2;
-        while !taken.insert((space, id.to_ascii_lowercase())) {
+        // An id already in `.ai-rulez/` that differs only in case would be the same file on
+        // macOS and Windows, so it counts as taken; the very same id is compared byte for byte
+        // later, so importing twice still finds its files unchanged.
+        let differs_in_case = |id: &str| {
+            existing.iter().any(|(kind, name)| {
+                *kind == draft.kind && name != id && name.eq_ignore_ascii_case(id)
+            })
+        };
+        while !taken.insert((space, id.to_ascii_lowercase())) || differs_in_case(&id) {
             id = format!("{base}-{number}");
             number += 1;
         }
@@ -352,4 +361,25 @@ fn valid_id(id: &str, kind: Kind) -> String {
     } else {
         format!("{slug}-{}", kind.noun())
     }
+}
+
+/// The ids of the items already under `.ai-rulez/` (file stems, skill folder names), with
+/// their kind.
+///
+/// Errors: I/O errors (a symlinked kind folder is refused).
+fn existing_ids(dir: &ProjectDir) -> Result<Vec<(Kind, String)>> {
+    let mut ids = Vec::new();
+    for kind in Kind::ALL {
+        let folder = format!(".ai-rulez/{}", kind.folder());
+        for entry in dir.list(&folder)?.unwrap_or_default() {
+            let id = match kind {
+                Kind::Skill => Some(entry.name.as_str()),
+                _ => entry.name.strip_suffix(".md"),
+            };
+            if let Some(id) = id {
+                ids.push((kind, id.to_owned()));
+            }
+        }
+    }
+    Ok(ids)
 }

@@ -247,3 +247,26 @@ fn a_name_windows_reserves_gets_the_kind_after_it_instead_of_a_file_windows_cann
     validate.expect_code(0);
     assert_eq!(validate.stderr(), "validate: no findings\n");
 }
+
+#[test]
+fn an_id_differing_only_in_case_from_an_existing_item_is_told_apart() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n",
+    );
+    project.write(".ai-rulez/rules/Style.md", "# Style\n\nOurs.\n");
+    project.write(
+        ".cursor/rules/style.mdc",
+        "---\nalwaysApply: true\n---\nTheirs.\n",
+    );
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(0);
+    assert_eq!(run.stdout(), "create: .ai-rulez/rules/style-2.md\n");
+    assert_eq!(project.read(".ai-rulez/rules/style-2.md"), "Theirs.\n");
+    assert_eq!(project.read(".ai-rulez/rules/Style.md"), "# Style\n\nOurs.\n");
+    // Importing again finds the file it made.
+    let again = project.run(&["import", "--from", "cursor"]);
+    again.expect_code(0);
+    assert_eq!(again.stdout(), "unchanged: .ai-rulez/rules/style-2.md\n");
+}
