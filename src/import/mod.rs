@@ -296,7 +296,8 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
     Ok(files)
 }
 
-/// The item file of `draft`: its path, its text, and the screening's findings as notes.
+/// The item file of `draft`: its path, its text, and the screening's findings in it and in
+/// its resources as notes.
 ///
 /// Errors: the located error of loading when the text would not load as an item.
 fn render_checked(draft: &Draft) -> Result<(String, String, Vec<String>)> {
@@ -309,7 +310,7 @@ fn render_checked(draft: &Draft) -> Result<(String, String, Vec<String>)> {
     // The screening MCP writes pass: imported text is the user's own, so what it finds is
     // said (the same findings `ai-rulez scan` reports), not refused.
     let kind = crate::lint::screen::ScreenKind::of(draft.kind);
-    let notes = crate::lint::screen::untrusted_refusals(&text, kind)
+    let mut notes: Vec<String> = crate::lint::screen::untrusted_refusals(&text, kind)
         .into_iter()
         .map(|problem| {
             format!(
@@ -318,6 +319,24 @@ fn render_checked(draft: &Draft) -> Result<(String, String, Vec<String>)> {
             )
         })
         .collect();
+    // A skill's other files are imported text too (references, scripts), screened as `scan`
+    // screens skill files; bytes that are not UTF-8 (images, archives) are not text to screen.
+    let source_folder = draft
+        .origin
+        .rsplit_once('/')
+        .map_or("", |(folder, _)| folder);
+    for (relative, bytes) in &draft.resources {
+        let Ok(resource) = std::str::from_utf8(bytes) else {
+            continue;
+        };
+        let screened = crate::lint::screen::ScreenKind::SkillFile;
+        for problem in crate::lint::screen::untrusted_refusals(resource, screened) {
+            notes.push(format!(
+                ".ai-rulez/{folder}/{}/{relative} (from {source_folder}/{relative}): review it, screening found: {problem}",
+                draft.id
+            ));
+        }
+    }
     crate::frontmatter::parse(&path, text.as_bytes())
         .and_then(|document| crate::content::check(draft.kind, &draft.id, &path, document))
         .map_err(|error| not_loadable(draft, &path, error))?;
