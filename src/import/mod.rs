@@ -145,6 +145,19 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
             Some(false) => clashes.push(path.clone()),
         }
     }
+    // A file where a folder of the new files must go (`.ai-rulez/rules` as a file) reads as
+    // nothing there; found only when creating, it would leave the import half done.
+    let mut folders = HashSet::new();
+    for path in &created {
+        if let Some(folder) = dir.not_a_folder_on_the_way(path, &mut folders)? {
+            return Err(Error::refused(
+                path,
+                format!(
+                    "{folder} is a file where the import needs a folder; nothing was written. Move {folder} away and run the import again"
+                ),
+            ));
+        }
+    }
     if !clashes.is_empty() {
         return Err(Error::refused(
             clashes.join("\n"),

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::confined_fs::{self, EntryKind, Info, ProjectDir};
+use crate::confined_fs::{self, Info, ProjectDir};
 use crate::error::{Error, Result};
 use crate::hash::sha256_tagged;
 use crate::manifest::Manifest;
@@ -310,39 +310,22 @@ pub(super) fn leftover_temporaries<'a>(
 }
 
 /// Checks, for an output about to be created at `path`, that each of its folders that exists
-/// is a folder: reading reports a file in the way as nothing there, and finding it only when
-/// writing would leave the run half done. Folders found to be folders are added to `seen`, so
-/// outputs sharing them look once.
+/// is a folder (see [`ProjectDir::not_a_folder_on_the_way`]): finding a file in the way only
+/// when writing would leave the run half done.
 ///
-/// Errors: [`Error::Refused`] naming the output and the file in the way; I/O
-/// errors.
+/// Errors: [`Error::Refused`] naming the output and the file in the way; I/O errors.
 pub(super) fn check_folders_of(
     dir: &ProjectDir,
     path: &str,
     seen: &mut std::collections::HashSet<String>,
 ) -> Result<()> {
-    let mut end = 0;
-    while let Some(offset) = path[end..].find('/') {
-        end += offset;
-        let folder = &path[..end];
-        end += 1;
-        if seen.contains(folder) {
-            continue;
-        }
-        match dir.info(folder)? {
-            None => return Ok(()),
-            Some(info) if info.kind == EntryKind::Folder => {
-                seen.insert(folder.to_owned());
-            }
-            Some(_) => {
-                return Err(Error::refused(
-                    path,
-                    format!(
-                        "{folder} is a file where this output needs a folder; nothing was written. Move {folder} away, or change what puts an output under it"
-                    ),
-                ));
-            }
-        }
+    match dir.not_a_folder_on_the_way(path, seen)? {
+        None => Ok(()),
+        Some(folder) => Err(Error::refused(
+            path,
+            format!(
+                "{folder} is a file where this output needs a folder; nothing was written. Move {folder} away, or change what puts an output under it"
+            ),
+        )),
     }
-    Ok(())
 }

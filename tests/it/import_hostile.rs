@@ -307,3 +307,24 @@ fn a_skills_other_files_are_screened_like_its_skill_md() {
         ]
     );
 }
+
+#[test]
+fn a_file_where_a_folder_of_the_new_files_must_go_stops_the_import_before_anything_is_written() {
+    let project = Project::empty();
+    project.write(
+        ".cursor/rules/style.mdc",
+        "---\nalwaysApply: true\n---\nStyle.\n",
+    );
+    project.write(".ai-rulez/rules", "A file, not the rules folder.\n");
+    let before = project.states();
+    let expected = "error: .ai-rulez/rules/style.md: .ai-rulez/rules is a file where the import needs a folder; nothing was written. Move .ai-rulez/rules away and run the import again\n";
+    for args in [
+        &["import", "--from", "cursor", "--dry-run"][..],
+        &["import", "--from", "cursor"],
+    ] {
+        let run = project.run(args);
+        run.expect_code(1);
+        assert_eq!(run.stderr(), expected, "{args:?}");
+        assert_eq!(project.states(), before, "{args:?}");
+    }
+}
