@@ -458,3 +458,26 @@ fn hidden_characters_in_paths_never_reach_the_reply_text() {
     );
     server.finish();
 }
+
+#[test]
+fn the_ai_rulez_section_of_a_hand_written_root_file_is_not_served_again() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"codex\"]\n",
+    );
+    project.write(".ai-rulez/rules/style.md", "# Style\n\nUse tabs.\n");
+    project.write("AGENTS.md", "# Our notes\n\nHand-written text.\n");
+    project.run(&["generate"]).expect_code(0);
+    assert!(project.read("AGENTS.md").contains("Use tabs."));
+    let mut server = start(&project);
+    let loaded = server.ok("load_context", json!({"uri": "context://./AGENTS.md"}));
+    assert_eq!(loaded["text"], "# Our notes\n\nHand-written text.\n\n");
+    assert_eq!(loaded["changed_since_index"], false);
+    let read = server.request("resources/read", json!({"uri": "context://./AGENTS.md"}));
+    assert_eq!(
+        read["result"]["contents"][0]["text"],
+        "# Our notes\n\nHand-written text.\n\n"
+    );
+    server.finish();
+}
