@@ -55,11 +55,15 @@ pub(crate) fn read_json(tree: &Tree<'_>, path: &str, key: &str, found: &mut Foun
     Ok(())
 }
 
-/// `bytes` read as JSONC (comments and trailing commas allowed), when they parse.
-pub(crate) fn jsonc_value(bytes: &[u8]) -> Option<Value> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    let parsed = jsonc_parser::parse_to_value(text, &jsonc_parser::ParseOptions::default()).ok()?;
-    parsed.map(to_json)
+/// `bytes` read as JSONC (comments and trailing commas allowed); `Value::Null` for an empty
+/// document.
+///
+/// Errors: why they do not parse, with the line (`not UTF-8`, or the parser's message).
+pub(crate) fn jsonc_value(bytes: &[u8]) -> std::result::Result<Value, String> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "not valid UTF-8".to_owned())?;
+    let parsed = jsonc_parser::parse_to_value(text, &jsonc_parser::ParseOptions::default())
+        .map_err(|error| format!("line {}: {}", error.line_display(), error.kind()))?;
+    Ok(parsed.map_or(Value::Null, to_json))
 }
 
 /// A parsed JSONC value as a JSON value (numbers that do not fit JSON's become strings).

@@ -328,3 +328,25 @@ fn a_file_where_a_folder_of_the_new_files_must_go_stops_the_import_before_anythi
         assert_eq!(project.states(), before, "{args:?}");
     }
 }
+
+#[test]
+fn a_rulesync_config_that_does_not_parse_is_named_not_passed_over() {
+    let project = Project::empty();
+    project.write(
+        ".rulesync/rules/overview.md",
+        "---\nroot: true\n---\n# Overview\n\nText.\n",
+    );
+    project.write(
+        "rulesync.jsonc",
+        "{\n  \"targets\": [\"cursor\", \"windsurf\"],\n  oops\n}\n",
+    );
+    let run = project.run(&["import", "--from", "rulesync"]);
+    run.expect_code(0);
+    assert!(
+        run.stderr().starts_with(
+            "note: rulesync.jsonc: not read (line 4: Expected colon after the string or word in object property), so its `targets` are not known and the presets come from the items' targets; check `presets` in .ai-rulez/config.toml\n"
+        ),
+        "{}",
+        run.stderr()
+    );
+}
