@@ -282,11 +282,27 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
             number += 1;
         }
         if id != draft.id {
+            // A skill's `name` must equal its folder name (the Agent Skills format), so it
+            // follows the new id.
+            let mut renamed = false;
+            if draft.kind == Kind::Skill {
+                for (key, value) in &mut draft.fields {
+                    if key == "name" {
+                        *value = serde_json::Value::String(id.clone());
+                        renamed = true;
+                    }
+                }
+            }
             found.notes.push(format!(
-                "{}: imported as `{id}` ({} `{}` is taken or not a valid name)",
+                "{}: imported as `{id}` ({} `{}` is taken or not a valid name){}",
                 draft.origin,
                 draft.kind.noun(),
-                draft.id
+                draft.id,
+                if renamed {
+                    "; its `name` is set to match, as skill names must equal their folder"
+                } else {
+                    ""
+                }
             ));
         }
         draft.id = id;

@@ -350,3 +350,28 @@ fn a_rulesync_config_that_does_not_parse_is_named_not_passed_over() {
         run.stderr()
     );
 }
+
+#[test]
+fn a_renamed_skill_gets_the_name_of_its_new_folder() {
+    let project = Project::empty();
+    project.write(
+        ".claude/skills/My Skill/SKILL.md",
+        "---\nname: My Skill\ndescription: Does things.\n---\nBody.\n",
+    );
+    let run = project.run(&["import", "--from", "claude"]);
+    run.expect_code(0);
+    assert!(
+        run.stderr().contains(
+            "note: .claude/skills/My Skill/SKILL.md: imported as `my-skill` (skill `My Skill` is taken or not a valid name); its `name` is set to match, as skill names must equal their folder\n"
+        ),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(
+        project.read(".ai-rulez/skills/my-skill/SKILL.md"),
+        "---\nname: my-skill\ndescription: Does things.\n---\n\nBody.\n"
+    );
+    let validate = project.run(&["validate"]);
+    validate.expect_code(0);
+    assert_eq!(validate.stderr(), "validate: no findings\n");
+}
