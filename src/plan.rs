@@ -142,10 +142,24 @@ impl Plan {
     /// Adds an output. A path produced twice must get the same content from every writer.
     ///
     /// Errors: [`Error::Refused`] naming both presets when two presets would write different
-    /// content to one path.
+    /// content to one path, or naming both paths when one output would lie inside another
+    /// (`AGENTS.md` and `AGENTS.md/AGENTS.md`), which no disk can hold.
     pub fn add(&mut self, output: Output) -> Result<()> {
         match self.outputs.get_mut(&output.path) {
             None => {
+                if let Some(file) = self.file_around(&output.path) {
+                    let (outer, inner) = if output.path.len() < file.len() {
+                        (output.path.as_str(), file)
+                    } else {
+                        (file, output.path.as_str())
+                    };
+                    return Err(Error::refused(
+                        inner,
+                        format!(
+                            "would lie inside the output {outer}, which is a file; nothing was written. Change what puts a file here (a rule whose `paths` all lie under one folder gets that folder's AGENTS.md with nested_agents_md)"
+                        ),
+                    ));
+                }
                 self.outputs.insert(output.path.clone(), output);
                 Ok(())
             }
@@ -174,6 +188,25 @@ impl Plan {
                 ),
             )),
         }
+    }
+
+    /// An output already planned that is a folder of `path` (one of its leading components) or
+    /// lies inside `path` taken as a folder; `None` when there is none.
+    fn file_around(&self, path: &str) -> Option<&str> {
+        let mut ancestor_end = 0;
+        while let Some(offset) = path[ancestor_end..].find('/') {
+            ancestor_end += offset;
+            if let Some((found, _)) = self.outputs.get_key_value(&path[..ancestor_end]) {
+                return Some(found);
+            }
+            ancestor_end += 1;
+        }
+        let inside = format!("{path}/");
+        self.outputs
+            .range(inside.clone()..)
+            .next()
+            .map(|(found, _)| found.as_str())
+            .filter(|found| found.starts_with(&inside))
     }
 }
 

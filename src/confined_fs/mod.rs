@@ -132,6 +132,41 @@ impl ProjectDir {
         }
     }
 
+    /// The first leading folder of the project-relative `relative` that exists but is not a
+    /// folder (a file, pipe or device), where creating `relative` would fail; `None` when every
+    /// existing one is a folder. Reading `relative` reports such a path as absent, so a writer
+    /// asks this before it writes anything. Folders found to be folders are added to `seen`,
+    /// so paths sharing them are looked at once.
+    ///
+    /// Errors: [`Error::Refused`] when a folder on the way is a symlink or the path is not a
+    /// plain relative path; other I/O errors.
+    pub fn not_a_folder_on_the_way(
+        &self,
+        relative: &str,
+        seen: &mut std::collections::HashSet<String>,
+    ) -> Result<Option<String>> {
+        let mut end = 0;
+        while let Some(offset) = relative[end..].find('/') {
+            end += offset;
+            let folder = &relative[..end];
+            end += 1;
+            if seen.contains(folder) {
+                continue;
+            }
+            match self.info(folder)? {
+                None => return Ok(None),
+                Some(info) if info.kind == EntryKind::Folder => {
+                    seen.insert(folder.to_owned());
+                }
+                Some(info) if info.kind == EntryKind::Symlink => {
+                    return Err(Error::refused(folder, SYMLINK_REFUSAL));
+                }
+                Some(_) => return Ok(Some(folder.to_owned())),
+            }
+        }
+        Ok(None)
+    }
+
     /// Where the symlink at `relative` points, as a project-relative path resolved lexically
     /// against the link's folder (`AGENTS.md -> ./CLAUDE.md` gives `CLAUDE.md`). The link is
     /// read, never followed. `None` when nothing is there, it is not a symlink, or its target is

@@ -82,11 +82,18 @@ impl Draft {
         }
     }
 
-    /// The file text: frontmatter (when there are keys) and a blank line, then the body without
-    /// leading blank lines, ending in a new line.
+    /// The file text: frontmatter (when there are keys, or when the body's first line is `---`)
+    /// and a blank line, then the body without leading blank lines, ending in a new line.
     #[must_use]
     pub(crate) fn render(&self) -> String {
         let mut text = String::with_capacity(self.body.len() + 64 * self.fields.len() + 8);
+        let body = self.body.trim_start_matches('\n');
+        // A body whose first line is `---` (a Markdown rule line) would be read back as the
+        // start of frontmatter, so it gets an empty frontmatter block in front of it.
+        let opens_like_frontmatter = body == "---" || body.starts_with("---\n");
+        if self.fields.is_empty() && opens_like_frontmatter {
+            text.push_str("---\n---\n\n");
+        }
         if !self.fields.is_empty() {
             text.push_str("---\n");
             for (key, value) in &self.fields {
@@ -94,7 +101,7 @@ impl Draft {
             }
             text.push_str("---\n\n");
         }
-        text.push_str(self.body.trim_start_matches('\n'));
+        text.push_str(body);
         if !text.ends_with('\n') {
             text.push('\n');
         }

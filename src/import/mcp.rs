@@ -55,11 +55,15 @@ pub(crate) fn read_json(tree: &Tree<'_>, path: &str, key: &str, found: &mut Foun
     Ok(())
 }
 
-/// `bytes` read as JSONC (comments and trailing commas allowed), when they parse.
-pub(crate) fn jsonc_value(bytes: &[u8]) -> Option<Value> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    let parsed = jsonc_parser::parse_to_value(text, &jsonc_parser::ParseOptions::default()).ok()?;
-    parsed.map(to_json)
+/// `bytes` read as JSONC (comments and trailing commas allowed); `Value::Null` for an empty
+/// document.
+///
+/// Errors: why they do not parse, with the line (`not UTF-8`, or the parser's message).
+pub(crate) fn jsonc_value(bytes: &[u8]) -> std::result::Result<Value, String> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "not valid UTF-8".to_owned())?;
+    let parsed = jsonc_parser::parse_to_value(text, &jsonc_parser::ParseOptions::default())
+        .map_err(|error| format!("line {}: {}", error.line_display(), error.kind()))?;
+    Ok(parsed.map_or(Value::Null, to_json))
 }
 
 /// A parsed JSONC value as a JSON value (numbers that do not fit JSON's become strings).
@@ -148,7 +152,8 @@ pub(crate) fn push(found: &mut Found, origin: &str, name: &str, entry: &Value) {
 }
 
 /// The `config.toml` of a new project: `name`, `description`, `presets` and the servers.
-/// Strings are written as JSON strings, which TOML reads as the same basic strings.
+/// Strings are written as JSON strings (with DEL escaped too), which TOML reads as the same
+/// basic strings.
 #[must_use]
 pub(crate) fn config_text(
     name: &str,
@@ -156,7 +161,13 @@ pub(crate) fn config_text(
     presets: &[String],
     servers: &[McpServer],
 ) -> String {
-    let quote = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    // JSON escapes every control character TOML forbids in a basic string but DEL, which
+    // TOML forbids too.
+    let quote = |text: &str| {
+        serde_json::to_string(text)
+            .unwrap_or_default()
+            .replace('\u{7f}', "\\u007F")
+    };
     let list = |items: &[String]| {
         let quoted: Vec<String> = items.iter().map(|item| quote(item)).collect();
         format!("[{}]", quoted.join(", "))

@@ -110,7 +110,7 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
         Err(error) => return Err(error),
     };
     let dir = ProjectDir::open(&root)?;
-    let tree = Tree { dir: &dir };
+    let tree = Tree::new(&dir);
     let mut found = Found::default();
     match source {
         Source::Rulesync => rulesync::read(&tree, &mut found)?,
@@ -118,6 +118,7 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
         Source::AiRulezV2 => v2::read(&tree, &mut found)?,
         native => native::read(&tree, native, &mut found)?,
     }
+    found.notes.extend(tree.left_out.take());
     if found.drafts.is_empty() && found.mcp_servers.is_empty() {
         return Err(Error::Usage(format!(
             "found nothing to import from {} in {}; run the command in the folder that holds it ({})",
@@ -127,6 +128,9 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
         )));
     }
     let files = plan_files(&root, &dir, &mut found)?;
+    // Held from the existence check to the last create: a file another writer (a second
+    // import, an MCP create tool) adds in between would otherwise stop the import half done.
+    let _lock = if dry_run { None } else { Some(dir.lock()?) };
     let mut created = Vec::new();
     let mut unchanged = Vec::new();
     let mut clashes = Vec::new();
@@ -141,6 +145,19 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
             Some(false) => clashes.push(path.clone()),
         }
     }
+    // A file where a folder of the new files must go (`.ai-rulez/rules` as a file) reads as
+    // nothing there; found only when creating, it would leave the import half done.
+    let mut folders = HashSet::new();
+    for path in &created {
+        if let Some(folder) = dir.not_a_folder_on_the_way(path, &mut folders)? {
+            return Err(Error::refused(
+                path,
+                format!(
+                    "{folder} is a file where the import needs a folder; nothing was written. Move {folder} away and run the import again"
+                ),
+            ));
+        }
+    }
     if !clashes.is_empty() {
         return Err(Error::refused(
             clashes.join("\n"),
@@ -148,7 +165,6 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
         ));
     }
     if !dry_run {
-        let _lock = dir.lock()?;
         let wanted: HashSet<&String> = created.iter().collect();
         let to_create: Vec<&(String, Vec<u8>)> = files
             .iter()
@@ -219,10 +235,29 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
             &found.mcp_servers,
         );
         let mut warnings = Vec::new();
-        crate::config::parse(config_path, &text, false, &mut warnings)?;
+        let config = crate::config::parse(config_path, &text, false, &mut warnings)?;
+        // The servers pass the screening `scan` gives them (literal secrets in `env` or
+        // `headers`, hidden characters, ...); its errors are said, as for items, since the
+        // servers are the project's own.
+        for server in &config.mcp_servers {
+            let server_text = crate::lint::screen::mcp_server_text(server);
+            let findings = crate::lint::screen::screen(
+                &server_text,
+                crate::lint::screen::ScreenKind::McpServer,
+            );
+            for finding in findings {
+                if finding.severity == crate::lint::Severity::Error {
+                    found.notes.push(format!(
+                        "{config_path}: MCP server `{}`: review it, screening found: {} {}",
+                        server.name, finding.code, finding.message
+                    ));
+                }
+            }
+        }
         files.push((config_path.to_owned(), text.into_bytes()));
     }
     let mut taken: HashSet<(u8, String)> = HashSet::new();
+    let existing = existing_ids(dir)?;
     for draft in &mut found.drafts {
         // Skills and commands share names: both become `.claude/skills/<id>/`.
         let space = match draft.kind {
@@ -231,19 +266,43 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
             Kind::Context => 2,
             Kind::Agent => 3,
         };
-        let base = valid_id(&draft.id);
+        let base = valid_id(&draft.id, draft.kind);
         let mut id = base.clone();
         let mut number = 2;
-        while !taken.insert((space, id.to_ascii_lowercase())) {
+        // An id already in `.ai-rulez/` that differs only in case would be the same file on
+        // macOS and Windows, so it counts as taken; the very same id is compared byte for byte
+        // later, so importing twice still finds its files unchanged.
+        let differs_in_case = |id: &str| {
+            existing.iter().any(|(kind, name)| {
+                *kind == draft.kind && name != id && name.eq_ignore_ascii_case(id)
+            })
+        };
+        while !taken.insert((space, id.to_ascii_lowercase())) || differs_in_case(&id) {
             id = format!("{base}-{number}");
             number += 1;
         }
         if id != draft.id {
+            // A skill's `name` must equal its folder name (the Agent Skills format), so it
+            // follows the new id.
+            let mut renamed = false;
+            if draft.kind == Kind::Skill {
+                for (key, value) in &mut draft.fields {
+                    if key == "name" {
+                        *value = serde_json::Value::String(id.clone());
+                        renamed = true;
+                    }
+                }
+            }
             found.notes.push(format!(
-                "{}: imported as `{id}` ({} `{}` is taken or not a valid name)",
+                "{}: imported as `{id}` ({} `{}` is taken or not a valid name){}",
                 draft.origin,
                 draft.kind.noun(),
-                draft.id
+                draft.id,
+                if renamed {
+                    "; its `name` is set to match, as skill names must equal their folder"
+                } else {
+                    ""
+                }
             ));
         }
         draft.id = id;
@@ -266,7 +325,8 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
     Ok(files)
 }
 
-/// The item file of `draft`: its path, its text, and the screening's findings as notes.
+/// The item file of `draft`: its path, its text, and the screening's findings in it and in
+/// its resources as notes.
 ///
 /// Errors: the located error of loading when the text would not load as an item.
 fn render_checked(draft: &Draft) -> Result<(String, String, Vec<String>)> {
@@ -279,7 +339,7 @@ fn render_checked(draft: &Draft) -> Result<(String, String, Vec<String>)> {
     // The screening MCP writes pass: imported text is the user's own, so what it finds is
     // said (the same findings `ai-rulez scan` reports), not refused.
     let kind = crate::lint::screen::ScreenKind::of(draft.kind);
-    let notes = crate::lint::screen::untrusted_refusals(&text, kind)
+    let mut notes: Vec<String> = crate::lint::screen::untrusted_refusals(&text, kind)
         .into_iter()
         .map(|problem| {
             format!(
@@ -288,20 +348,86 @@ fn render_checked(draft: &Draft) -> Result<(String, String, Vec<String>)> {
             )
         })
         .collect();
-    let document = crate::frontmatter::parse(&path, text.as_bytes())?;
-    crate::content::check(draft.kind, &draft.id, &path, document)?;
+    // A skill's other files are imported text too (references, scripts), screened as `scan`
+    // screens skill files; bytes that are not UTF-8 (images, archives) are not text to screen.
+    let source_folder = draft
+        .origin
+        .rsplit_once('/')
+        .map_or("", |(folder, _)| folder);
+    for (relative, bytes) in &draft.resources {
+        let Ok(resource) = std::str::from_utf8(bytes) else {
+            continue;
+        };
+        let screened = crate::lint::screen::ScreenKind::SkillFile;
+        for problem in crate::lint::screen::untrusted_refusals(resource, screened) {
+            notes.push(format!(
+                ".ai-rulez/{folder}/{}/{relative} (from {source_folder}/{relative}): review it, screening found: {problem}",
+                draft.id
+            ));
+        }
+    }
+    crate::frontmatter::parse(&path, text.as_bytes())
+        .and_then(|document| crate::content::check(draft.kind, &draft.id, &path, document))
+        .map_err(|error| not_loadable(draft, &path, error))?;
     Ok((path, text, notes))
 }
 
-/// `id` when it is a valid item name, else its slug (`imported` when nothing is left).
-fn valid_id(id: &str) -> String {
-    if crate::authoring::validate_name("item", id).is_ok() {
+/// The error for an imported item that would not load: it names the source file (the file to
+/// create does not exist yet, and its line numbers are not the source's) and what to do.
+fn not_loadable(draft: &Draft, path: &str, error: Error) -> Error {
+    let (kind, what) = match error {
+        Error::Invalid { kind, message, .. } => (kind, message),
+        other => (crate::error::InvalidKind::Other, other.to_string()),
+    };
+    Error::invalid_as(
+        kind,
+        &draft.origin,
+        None,
+        format!(
+            "imported as {path}, it would not load: {what}; fix it in {} and run the import again",
+            draft.origin
+        ),
+    )
+}
+
+/// `id` when it is a valid item name every system can check out, else its slug (`imported`
+/// when nothing is left), followed by `-<kind>` when the slug is a name Windows reserves
+/// (`con` becomes `con-rule`).
+fn valid_id(id: &str, kind: Kind) -> String {
+    let portable = |name: &str| crate::portable::windows_problem(&format!("{name}.md")).is_none();
+    if crate::authoring::validate_name("item", id).is_ok() && portable(id) {
         return id.to_owned();
     }
     let slug = crate::content::slug(id);
-    if slug.is_empty() {
+    let slug = if slug.is_empty() {
         "imported".to_owned()
     } else {
         slug
+    };
+    if portable(&slug) {
+        slug
+    } else {
+        format!("{slug}-{}", kind.noun())
     }
+}
+
+/// The ids of the items already under `.ai-rulez/` (file stems, skill folder names), with
+/// their kind.
+///
+/// Errors: I/O errors (a symlinked kind folder is refused).
+fn existing_ids(dir: &ProjectDir) -> Result<Vec<(Kind, String)>> {
+    let mut ids = Vec::new();
+    for kind in Kind::ALL {
+        let folder = format!(".ai-rulez/{}", kind.folder());
+        for entry in dir.list(&folder)?.unwrap_or_default() {
+            let id = match kind {
+                Kind::Skill => Some(entry.name.as_str()),
+                _ => entry.name.strip_suffix(".md"),
+            };
+            if let Some(id) = id {
+                ids.push((kind, id.to_owned()));
+            }
+        }
+    }
+    Ok(ids)
 }

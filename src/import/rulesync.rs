@@ -111,12 +111,19 @@ pub(crate) fn read(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
     // The project's `targets` (rulesync.jsonc) say which assistants it generates for; when it
     // does not parse, the items' targets decide instead.
     for config in ["rulesync.jsonc", "rulesync.json"] {
-        if let Some(bytes) = tree.bytes(config)?
-            && let Some(value) = crate::import::mcp::jsonc_value(&bytes)
-            && let Some(targets) = value.get("targets")
-        {
-            presets = map_targets(targets, config, &mut found.notes);
-            break;
+        let Some(bytes) = tree.bytes(config)? else {
+            continue;
+        };
+        match crate::import::mcp::jsonc_value(&bytes) {
+            Ok(value) => {
+                if let Some(targets) = value.get("targets") {
+                    presets = map_targets(targets, config, &mut found.notes);
+                    break;
+                }
+            }
+            Err(problem) => found.notes.push(format!(
+                "{config}: not read ({problem}), so its `targets` are not known and the presets come from the items' targets; check `presets` in .ai-rulez/config.toml"
+            )),
         }
     }
     for draft in &found.drafts {

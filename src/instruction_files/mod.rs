@@ -87,7 +87,7 @@ pub(crate) struct InstructionFile {
     /// Globs narrowing a rule, relative to the scope, as written; empty when it applies to the
     /// whole scope.
     pub globs: Vec<String>,
-    /// `sha256:` and the hex digest of the bytes indexed.
+    /// `sha256:` and the hex digest of the text indexed (the file without its ai-rulez section).
     pub hash: String,
     /// The compiled globs (`None` when `globs` is empty or does not compile, in which case the
     /// rule applies nowhere by path but is still listed for its scope).
@@ -301,6 +301,16 @@ pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionI
             ));
             continue;
         }
+        // A zero-width or bidirectional control character makes a name read as another one
+        // (the screening withholds such text in a file's content for the same reason).
+        if crate::lint::screen::has_hidden_characters(&path) {
+            index.withheld.push((
+                path.escape_debug().to_string(),
+                "its path holds a hidden character (zero-width or a bidirectional control, which make it read as another name); rename it to serve it"
+                    .to_owned(),
+            ));
+            continue;
+        }
         let Ok(Some((bytes, _))) = dir.read(&path, MAX_FILE_BYTES) else {
             continue;
         };
@@ -310,16 +320,25 @@ pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionI
         let Ok(text) = std::str::from_utf8(&bytes) else {
             continue;
         };
-        if let Some(error) = first_screening_error(text) {
+        let text = own_text(text);
+        if let Some(error) = first_screening_error(&text) {
             index.withheld.push((path, error));
             continue;
         }
-        if let Some(file) = indexed_file(path, placement, &bytes) {
+        if let Some(file) = indexed_file(path, placement, text.as_bytes()) {
             index.files.push(file);
         }
     }
     index.withheld.sort();
     index
+}
+
+/// `text` without the ai-rulez section `generate` keeps in a hand-written root file: that
+/// section is a generated copy of `.ai-rulez/` items, which are served already, like the files
+/// carrying a banner that the index skips.
+pub(crate) fn own_text(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::write::without_section(text)
+        .map_or(std::borrow::Cow::Borrowed(text), std::borrow::Cow::Owned)
 }
 
 /// The first error-severity finding of the shared screening in `text`, as `CODE on line N:

@@ -233,11 +233,12 @@ pub(crate) struct LoadedContext {
     pub kind: FileKind,
     /// The scope folder.
     pub scope: String,
-    /// The file's text as read now, cut to the budget at a line end when it is longer.
+    /// The file's text as read now (without the ai-rulez section of a hand-written root file,
+    /// whose items are served already), cut to the budget at a line end when it is longer.
     pub text: String,
-    /// `sha256:` digest of the whole file as read now.
+    /// `sha256:` digest of that whole text as read now.
     pub hash: String,
-    /// Size of the whole file in bytes.
+    /// Size of that whole text in bytes.
     pub bytes: usize,
     /// Whether `text` stops before the end of the file.
     pub truncated: bool,
@@ -328,6 +329,7 @@ pub(crate) fn load_context(
     };
     let text = String::from_utf8(bytes)
         .map_err(|_| format!("{} is not UTF-8 text any more", file.path))?;
+    let text = super::own_text(&text).into_owned();
     if let Some(error) = super::first_screening_error(&text) {
         return Err(format!("{} is withheld: {error}", file.uri()));
     }

@@ -35,24 +35,69 @@ pub(super) fn parse_json(path: &str, text: &str) -> Result<CstRootNode, McpConfi
     Ok(root)
 }
 
+/// The servers object of `root`, `None` when the document has none.
+///
+/// Errors: [`McpConfigError::ServersNotContainer`] when the servers key holds something else;
+/// [`McpConfigError::InvalidDocument`] when the servers key, or a server name in it, is written
+/// twice: each assistant's parser keeps only one of them (JSON leaves it open which), so an
+/// entry written into the other would be silently ignored.
 pub(super) fn json_servers(
     shape: DocumentShape,
     path: &str,
     root: &CstRootNode,
 ) -> Result<Option<CstObject>, McpConfigError> {
-    let Some(prop) = root
-        .object_value()
-        .and_then(|obj| obj.get(shape.servers_key()))
-    else {
+    let Some(top) = root.object_value() else {
         return Ok(None);
     };
-    prop.object_value()
-        .map(Some)
+    no_duplicate_key(path, &top, shape.servers_key(), "the top level")?;
+    let Some(prop) = top.get(shape.servers_key()) else {
+        return Ok(None);
+    };
+    let servers = prop
+        .object_value()
         .ok_or_else(|| McpConfigError::ServersNotContainer {
             path: path.to_owned(),
             key: shape.servers_key().to_owned(),
             expected: "an object",
-        })
+        })?;
+    let mut names: Vec<String> = servers
+        .properties()
+        .iter()
+        .filter_map(jsonc_parser::cst::CstObjectProp::decoded_name)
+        .collect();
+    names.sort();
+    if let Some([name, _]) = names.windows(2).find(|pair| pair[0] == pair[1]) {
+        let within = format!("`{}`", shape.servers_key());
+        no_duplicate_key(path, &servers, name, &within)?;
+    }
+    Ok(Some(servers))
+}
+
+/// Errors with [`McpConfigError::InvalidDocument`] when `object` (`within`, for the message)
+/// holds `key` more than once.
+fn no_duplicate_key(
+    path: &str,
+    object: &CstObject,
+    key: &str,
+    within: &str,
+) -> Result<(), McpConfigError> {
+    let count = object
+        .properties()
+        .iter()
+        .filter(|prop| prop.decoded_name().as_deref() == Some(key))
+        .count();
+    if count < 2 {
+        return Ok(());
+    }
+    Err(McpConfigError::InvalidDocument {
+        path: path.to_owned(),
+        format: "JSON",
+        line: None,
+        column: None,
+        message: format!(
+            "the key `{key}` appears {count} times in {within}, and the assistant reads only one of them; merge them into one"
+        ),
+    })
 }
 
 /// Converts a CST value node into a JSON value. The crate's own converter sits

@@ -138,6 +138,13 @@ impl ServedSkills {
             warnings.push(message);
         }
         let stub = !skills.iter().any(|item| item.id == STUB_NAME);
+        if !stub && !omitting.is_empty() {
+            warnings.push(format!(
+                "served skills ({}) are left out of the skill folders of {}, whose `{STUB_NAME}` skill would tell the assistant to find them with find_skill, but an authored skill `{STUB_NAME}` takes its place, so the assistant is not told; rename that skill (or say the same in it)",
+                names.join(", "),
+                omitting.iter().cloned().collect::<Vec<_>>().join(", ")
+            ));
+        }
         Self {
             served,
             omitting,

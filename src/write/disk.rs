@@ -308,3 +308,24 @@ pub(super) fn leftover_temporaries<'a>(
     found.dedup();
     Ok(found)
 }
+
+/// Checks, for an output about to be created at `path`, that each of its folders that exists
+/// is a folder (see [`ProjectDir::not_a_folder_on_the_way`]): finding a file in the way only
+/// when writing would leave the run half done.
+///
+/// Errors: [`Error::Refused`] naming the output and the file in the way; I/O errors.
+pub(super) fn check_folders_of(
+    dir: &ProjectDir,
+    path: &str,
+    seen: &mut std::collections::HashSet<String>,
+) -> Result<()> {
+    match dir.not_a_folder_on_the_way(path, seen)? {
+        None => Ok(()),
+        Some(folder) => Err(Error::refused(
+            path,
+            format!(
+                "{folder} is a file where this output needs a folder; nothing was written. Move {folder} away, or change what puts an output under it"
+            ),
+        )),
+    }
+}

@@ -23,7 +23,7 @@ use crate::plan::{Content, Markdown, Plan};
 
 pub(crate) use disk::write_file;
 use disk::{perform_all, read_manifest};
-pub(crate) use section::section_body;
+pub(crate) use section::{section_body, without_section};
 pub(crate) use stat_cache::FILE_NAME as OUTPUT_STATS_FILE;
 
 /// What to do with the analysis.
@@ -226,6 +226,7 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         // Read in chunks on two threads, analysed in order: bounded memory, half the wait.
         let outputs: Vec<&crate::plan::Output> = plan.outputs.values().collect();
         let now = stat_cache::now();
+        let mut folders_seen = std::collections::HashSet::new();
         for chunk in outputs.chunks(4096) {
             let seen = disk::read_outputs(settings.dir, chunk, &recorded, now);
             for (output, seen) in chunk.iter().zip(seen) {
@@ -246,6 +247,9 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
                         None => return Err(error),
                     },
                 };
+                if found.is_none() {
+                    disk::check_folders_of(settings.dir, &output.path, &mut folders_seen)?;
+                }
                 state.output(&output.path, &output.content, found, &old_manifest)?;
             }
         }

@@ -155,3 +155,15 @@ pub(crate) fn section_body(text: &str) -> Option<&str> {
     let end = text[..section.end].rfind(SECTION_END)?;
     text.get(begin_line_end..end)
 }
+
+/// `text` without its managed section (the BEGIN line through the END line and its new line),
+/// when it has one whose markers are whole; `None` otherwise.
+#[must_use]
+pub(crate) fn without_section(text: &str) -> Option<String> {
+    let section = find_section(text).ok().flatten()?;
+    Some(format!(
+        "{}{}",
+        &text[..section.start],
+        &text[section.end..]
+    ))
+}

@@ -429,3 +429,55 @@ fn control_characters_in_paths_never_reach_the_reply_text() {
     );
     server.finish();
 }
+
+#[test]
+fn hidden_characters_in_paths_never_reach_the_reply_text() {
+    let project = monorepo();
+    // A right-to-left override and a zero-width space make these names read as other names.
+    project.write(
+        "pkg\u{202e}txt.md/AGENTS.md",
+        "# Reversed\n\nHarmless text.\n",
+    );
+    project.write(
+        "a\u{200b}pi/.claude/rules/zero.md",
+        "---\npaths: \"*.go\"\n---\nHarmless text.\n",
+    );
+    let mut server = start(&project);
+    let reply = server.ok("find_context", json!({"scope": ".", "recursive": true}));
+    assert_eq!(
+        reply["withheld"],
+        json!([
+            "a\\u{200b}pi/.claude/rules/zero.md: its path holds a hidden character (zero-width or a bidirectional control, which make it read as another name); rename it to serve it",
+            "pkg\\u{202e}txt.md/AGENTS.md: its path holds a hidden character (zero-width or a bidirectional control, which make it read as another name); rename it to serve it"
+        ])
+    );
+    let (text, _) = server.text("find_context", json!({"scope": ".", "recursive": true}));
+    assert!(
+        !text.contains('\u{202e}') && !text.contains('\u{200b}'),
+        "{text:?}"
+    );
+    server.finish();
+}
+
+#[test]
+fn the_ai_rulez_section_of_a_hand_written_root_file_is_not_served_again() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"codex\"]\n",
+    );
+    project.write(".ai-rulez/rules/style.md", "# Style\n\nUse tabs.\n");
+    project.write("AGENTS.md", "# Our notes\n\nHand-written text.\n");
+    project.run(&["generate"]).expect_code(0);
+    assert!(project.read("AGENTS.md").contains("Use tabs."));
+    let mut server = start(&project);
+    let loaded = server.ok("load_context", json!({"uri": "context://./AGENTS.md"}));
+    assert_eq!(loaded["text"], "# Our notes\n\nHand-written text.\n\n");
+    assert_eq!(loaded["changed_since_index"], false);
+    let read = server.request("resources/read", json!({"uri": "context://./AGENTS.md"}));
+    assert_eq!(
+        read["result"]["contents"][0]["text"],
+        "# Our notes\n\nHand-written text.\n\n"
+    );
+    server.finish();
+}

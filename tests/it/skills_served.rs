@@ -211,6 +211,31 @@ fn served_skills_without_an_ai_rulez_mcp_entry_stay_files_with_a_warning() {
     );
 }
 
+#[test]
+fn an_authored_skill_taking_the_stubs_name_is_a_warning_since_the_assistant_is_not_told() {
+    let project = precedence_project("\"claude\"");
+    project.write(
+        ".ai-rulez/skills/ai-rulez-skills/SKILL.md",
+        "---\ndescription: Our own notes.\ndelivery: static\n---\nOurs.\n",
+    );
+    let run = project.run(&["generate"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(
+        run.stderr()
+            .lines()
+            .filter(|line| line.starts_with("warning: "))
+            .collect::<Vec<_>>(),
+        [
+            "warning: served skills (deploy, refunds) are left out of the skill folders of claude, whose `ai-rulez-skills` skill would tell the assistant to find them with find_skill, but an authored skill `ai-rulez-skills` takes its place, so the assistant is not told; rename that skill (or say the same in it)"
+        ]
+    );
+    assert!(
+        project
+            .read(".claude/skills/ai-rulez-skills/SKILL.md")
+            .ends_with("---\nOurs.\n")
+    );
+}
+
 const MIGRATIONS: &str = "---\ndescription: Plan and run database schema changes safely.\ntriggers: [schema change, add a column]\ndelivery: served\n---\n# Database migrations\n\nWrite one migration per change and run scripts/migrate.sh.\n";
 const CHECKLIST: &str =
     "# Checklist\n\n- Back up the table.\n- Lock timeout: 5 s (\u{e9}t\u{e9} tested).\n";

@@ -152,6 +152,17 @@ pub(crate) fn screen_secrets(text: &str, kind: ScreenKind) -> Vec<Finding> {
     findings
 }
 
+/// Whether `text` holds a hidden character AR002 reports (zero-width, bidirectional controls,
+/// tag characters, ...): for names (paths, folders) printed to a model, where a finding has no
+/// line to point at.
+#[must_use]
+pub(crate) fn has_hidden_characters(text: &str) -> bool {
+    let lines = LineIndex::new(text);
+    let mut findings = Vec::new();
+    hidden_characters(text, &lines, &mut findings);
+    !findings.is_empty()
+}
+
 /// Sorts by line, code and message and keeps one finding per line and code.
 fn sort_findings(findings: &mut Vec<Finding>) {
     findings.sort_by(|left, right| {
