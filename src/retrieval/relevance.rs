@@ -11,6 +11,8 @@ use rust_stemmers::{Algorithm, Stemmer};
 
 use crate::content::{Item, Kind};
 
+mod parts;
+
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
 /// Field weights: a word in the title says more about the item than one in its body.
@@ -277,9 +279,11 @@ fn field_bit(field: Field) -> u8 {
 }
 
 impl RelevanceIndex {
-    /// Indexes `items`; their order defines the positions [`RelevanceIndex::score`] takes.
+    /// Indexes `items` one after another; their order defines the positions
+    /// [`RelevanceIndex::score`] takes. [`RelevanceIndex::build`] runs this on parts of a long
+    /// list at once and joins the parts into the same index.
     #[must_use]
-    pub(crate) fn build(items: &[&Item]) -> Self {
+    fn build_in_order(items: &[&Item]) -> Self {
         let mut index = Self::default();
         let mut occurrences: Vec<(u32, f64, u8)> = Vec::new();
         for item in items {
@@ -310,7 +314,7 @@ impl RelevanceIndex {
                 });
             }
             occurrences.sort_by_key(|(number, _, _)| *number);
-            let mut frequencies: Vec<(u32, f64, f64, u8)> = Vec::new();
+            let mut frequencies: Vec<(u32, f64, f64, u8)> = Vec::with_capacity(occurrences.len());
             for (number, weight, bit) in occurrences.iter().copied() {
                 let head = if bit == field_bit(Field::Body) {
                     0.0
