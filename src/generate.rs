@@ -18,6 +18,8 @@ pub struct Outcome {
     pub report: Report,
     /// Absolute root of the project that was generated.
     pub root: std::path::PathBuf,
+    /// The loaded project the plan was rendered from.
+    pub project: Project,
 }
 
 /// Loads the project around `start` and renders its plan for `profile`. In check mode variables
@@ -85,7 +87,12 @@ pub fn generate(
     let report = write::apply(&plan, &settings, mode)?;
     warnings.extend(notes_to_say(&plan, &report));
     let root = project.root.clone();
-    Ok(Outcome { plan, report, root })
+    Ok(Outcome {
+        plan,
+        report,
+        root,
+        project,
+    })
 }
 
 /// The render notes worth saying after a run: those of a preset with an output the run creates

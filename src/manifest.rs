@@ -52,11 +52,34 @@ struct Stored<'a> {
     alternates: &'a BTreeMap<String, BTreeSet<String>>,
 }
 
+/// A version 2 manifest (or journal) as this tool writes it, read without building a JSON tree.
+#[derive(Deserialize)]
+struct Typed {
+    files: BTreeMap<String, Option<String>>,
+    #[serde(default)]
+    sections: BTreeMap<String, String>,
+    #[serde(default)]
+    merged: BTreeMap<String, Vec<MergedEntry>>,
+    #[serde(default)]
+    alternates: BTreeMap<String, BTreeSet<String>>,
+}
+
 impl Manifest {
     /// Parses manifest text; `path` is used in error messages.
     ///
     /// Errors: [`Error::Invalid`] when the text is not a manifest of version 1 or 2.
     pub(crate) fn parse(path: &str, text: &str) -> Result<Self> {
+        // The manifest of a large project lists hundreds of thousands of files, so the usual
+        // version 2 text is read straight into the maps; anything else (a Go manifest, a damaged
+        // or unusual one) takes the general reading below, which says what is wrong.
+        if let Ok(typed) = serde_json::from_str::<Typed>(text) {
+            return Ok(Manifest {
+                files: typed.files,
+                sections: typed.sections,
+                merged: typed.merged,
+                alternates: typed.alternates,
+            });
+        }
         let invalid = |message: &str| {
             Error::invalid(
                 path,

@@ -134,6 +134,18 @@ pub(crate) fn outline(body: &str, first_line: usize) -> Outline {
 /// Output: the heading, or `None` when the body starts with anything else.
 #[must_use]
 pub(crate) fn leading_title(body: &str) -> Option<Heading> {
+    // The parser reads the block structure of all it is given before its first event, and
+    // every item's title is looked for on loading, so only the lines up to the first one with
+    // text are parsed: a `#` heading is one line, and the lines after it cannot change what
+    // that line is. Nothing but a `#` there can be a leading title.
+    let text_at = body.len() - body.trim_start().len();
+    if !body[text_at..].starts_with('#') {
+        return None;
+    }
+    let line_end = body[text_at..]
+        .find('\n')
+        .map_or(body.len(), |offset| text_at + offset + 1);
+    let body = &body[..line_end];
     let mut events = parser(body).into_offset_iter();
     let (Event::Start(Tag::Heading { level, .. }), range) = events.next()? else {
         return None;
@@ -314,6 +326,25 @@ mod tests {
         assert_eq!(leading_title("## Second level\n"), None);
         assert_eq!(leading_title("Underlined\n===\n"), None);
         assert_eq!(leading_title("<!-- note -->\n# Title\n"), None);
+        // Only the lines up to the title are parsed; what follows cannot change it.
+        let text =
+            |body: &str| leading_title(body).map(|title| heading_text(body, &title).to_owned());
+        assert_eq!(
+            text("  \n   # Indented\nrest\n").as_deref(),
+            Some("Indented")
+        );
+        assert_eq!(text("# A | B\n--|--\n").as_deref(), Some("A | B"));
+        assert_eq!(
+            text("# See [the guide][g]\n\n[g]: guide.md\n").as_deref(),
+            Some("See [the guide][g]")
+        );
+        assert_eq!(
+            text("# Last line, no new line").as_deref(),
+            Some("Last line, no new line")
+        );
+        assert_eq!(text("    # indented code\n"), None);
+        assert_eq!(text("#NoSpace\n"), None);
+        assert_eq!(text("> # Quoted\n"), None);
     }
 
     #[test]

@@ -54,11 +54,15 @@ pub(crate) fn load_tree_cached(
     warnings: &mut Vec<String>,
     cache: Option<&mut ParseCache>,
 ) -> (LoadedTree, Vec<Error>) {
+    let warm_cache = cache
+        .as_ref()
+        .is_some_and(|cache| !cache.entries.is_empty());
     let mut loader = Loader {
         items: Vec::new(),
         errors: Vec::new(),
         warnings,
         cache,
+        warm_cache,
         bytes_read: 0,
     };
     loader.inline_items(config, config_path);
@@ -169,6 +173,9 @@ struct Loader<'a> {
     errors: Vec<Error>,
     warnings: &'a mut Vec<String>,
     cache: Option<&'a mut ParseCache>,
+    /// Whether `cache` held parses when this load began (a reload after an edit). Decided once:
+    /// the cache fills as this load goes, and a first load must still read every folder ahead.
+    warm_cache: bool,
     /// Bytes read so far, against [`crate::limits::MAX_TREE_BYTES`].
     bytes_read: u64,
 }
@@ -322,11 +329,7 @@ impl Loader<'_> {
             let entries = self.entries(tree, &folder);
             // Reading ahead only pays when every file is read: a warm parse cache (the MCP
             // server after an edit) reads only the files that changed.
-            let mut ahead = if self
-                .cache
-                .as_ref()
-                .is_some_and(|cache| !cache.entries.is_empty())
-            {
+            let mut ahead = if self.warm_cache {
                 HashMap::new()
             } else {
                 read_ahead::read_ahead(

@@ -194,15 +194,20 @@ impl Projects {
             eprintln!("ai-rulez mcp: left out: {problem}");
         }
         let loaded = Arc::new(loaded);
-        // The watcher is set up before the catalog is built, so an edit made meanwhile marks
-        // the fresh entry stale instead of being missed.
-        let watcher = watch(
-            &loaded,
-            &changes,
-            &barrier,
-            self.barriers.as_ref().map(tempfile::TempDir::path),
-        );
-        let catalog = Arc::new(Catalog::new(loaded, problems.clone()));
+        // The watcher is set up while the catalog is built (both take a while on a large
+        // project, and the catalog reads no file), and is running before the catalog is
+        // served, so an edit made meanwhile marks the fresh entry stale instead of being missed.
+        let barrier_folder = self.barriers.as_ref().map(tempfile::TempDir::path);
+        let (watcher, catalog) = std::thread::scope(|scope| {
+            let watching = scope.spawn(|| watch(&loaded, &changes, &barrier, barrier_folder));
+            let catalog = Catalog::new(loaded.clone(), problems.clone());
+            let watcher = watching.join().unwrap_or_else(|_| {
+                mark_everything(&changes);
+                None
+            });
+            (watcher, catalog)
+        });
+        let catalog = Arc::new(catalog);
         self.loaded.insert(
             root.to_path_buf(),
             Cached {

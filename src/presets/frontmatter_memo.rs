@@ -28,7 +28,8 @@ pub(super) struct FrontmatterMemo {
     /// Per template name: which facts it reads, or `None` when it reads something else (it is
     /// then rendered for every rule, and the render reports the unknown name).
     reads: HashMap<String, Option<HashSet<String>>>,
-    rendered: Mutex<HashMap<Key, String>>,
+    /// Hashed with `foldhash`: every rule of a run looks up its key here.
+    rendered: Mutex<HashMap<Key, String, foldhash::fast::RandomState>>,
 }
 
 /// One distinct input of a template: the facts it does not read are left out.
@@ -61,7 +62,7 @@ impl FrontmatterMemo {
             .collect();
         Self {
             reads,
-            rendered: Mutex::new(HashMap::new()),
+            rendered: Mutex::new(HashMap::default()),
         }
     }
 
@@ -98,7 +99,7 @@ impl FrontmatterMemo {
         Ok(yaml)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, String>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, String, foldhash::fast::RandomState>> {
         // A panic while holding the lock leaves a map of finished entries: still valid.
         self.rendered
             .lock()

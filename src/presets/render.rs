@@ -82,6 +82,12 @@ pub(crate) fn render(
         nested_agents_md,
         shared_skills: reads::shared_skill_folders(presets),
         served,
+        skill_ids: view
+            .items
+            .iter()
+            .filter(|item| item.kind == Kind::Skill)
+            .map(|item| item.id.as_str())
+            .collect(),
     };
     for preset in presets {
         renderer.preset(preset, lookup, &mut plan)?;
@@ -178,6 +184,9 @@ struct Renderer<'a> {
     shared_skills: BTreeMap<String, (String, String)>,
     /// Which presets leave served skills out and get the stub skill instead.
     served: served::ServedSkills,
+    /// Ids of the view's skills, in view order: gathered once, since every rule a preset
+    /// cannot express looks them up (a project of 100,000 rules has thousands of such rules).
+    skill_ids: Vec<&'a str>,
 }
 
 /// One item as the root template shows it.
@@ -366,13 +375,9 @@ impl Renderer<'_> {
             item.activation
         } else {
             let body = trim_blank_edges(&item.body);
-            let skill_ids: Vec<&str> = self
-                .items(Kind::Skill)
-                .map(|skill| skill.id.as_str())
-                .collect();
             if !body.is_empty()
                 && let Some(output) =
-                    fallback::fallback_output(preset, rules, item, &body, &skill_ids)
+                    fallback::fallback_output(preset, rules, item, &body, &self.skill_ids)
             {
                 fallbacks.push(output);
                 return None;

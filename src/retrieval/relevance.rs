@@ -11,6 +11,8 @@ use rust_stemmers::{Algorithm, Stemmer};
 
 use crate::content::{Item, Kind};
 
+mod parts;
+
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
 /// Field weights: a word in the title says more about the item than one in its body.
@@ -84,34 +86,41 @@ fn stemmer() -> &'static Stemmer {
     STEMMER.get_or_init(|| Stemmer::create(Algorithm::English))
 }
 
+/// The hasher of the maps keyed by terms and words: they are looked up for every word of every
+/// item, and `foldhash` is several times quicker than the standard hasher on short keys. The
+/// maps are never walked in order, so only speed changes.
+type TermHasher = foldhash::fast::RandomState;
+
 /// Most distinct words whose stems one thread remembers; past it the memory starts again.
 const MAX_REMEMBERED_STEMS: usize = 100_000;
 
-/// The English stem of `word` (lower case). A project's items repeat a few thousand words, and
+/// The English stem of `word` (lower case), into `stem`. A project's items repeat a few thousand words, and
 /// stemming was the costliest step of indexing them, so each thread remembers the stems it made.
-fn stem(word: &str) -> String {
+fn stem_into(word: &str, stem: &mut String) {
     thread_local! {
-        static STEMS: std::cell::RefCell<HashMap<String, String>> =
-            std::cell::RefCell::new(HashMap::new());
+        static STEMS: std::cell::RefCell<HashMap<String, String, TermHasher>> =
+            std::cell::RefCell::new(HashMap::default());
     }
     STEMS.with(|stems| {
         let mut stems = stems.borrow_mut();
-        if let Some(stem) = stems.get(word) {
-            return stem.clone();
+        stem.clear();
+        if let Some(known) = stems.get(word) {
+            stem.push_str(known);
+            return;
         }
-        let stem = stemmer().stem(word).into_owned();
+        let made = stemmer().stem(word).into_owned();
         if stems.len() >= MAX_REMEMBERED_STEMS {
             stems.clear();
         }
-        stems.insert(word.to_owned(), stem.clone());
-        stem
-    })
+        stem.push_str(&made);
+        stems.insert(word.to_owned(), made);
+    });
 }
 
-/// The words of one identifier-like token (`resolve_type_path`, `toLocaleString`, `HTTP2Client`):
-/// split on `_` and on a lower-case letter or digit followed by an upper-case one.
-fn identifier_parts(token: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
+/// The words of one identifier-like token (`resolve_type_path`, `toLocaleString`, `HTTP2Client`),
+/// pushed onto `parts`: split on `_` and on a lower-case letter or digit followed by an
+/// upper-case one.
+fn identifier_parts<'t>(token: &'t str, parts: &mut Vec<&'t str>) {
     for piece in token.split('_').filter(|piece| !piece.is_empty()) {
         let mut start = 0;
         let mut previous: Option<char> = None;
@@ -127,7 +136,18 @@ fn identifier_parts(token: &str) -> Vec<&str> {
         }
         parts.push(&piece[start..]);
     }
-    parts
+}
+
+/// `part` in lower case, into `word` (the same text `str::to_lowercase` gives, without a new
+/// allocation for the usual ASCII word).
+fn lower_into(part: &str, word: &mut String) {
+    word.clear();
+    if part.is_ascii() {
+        word.push_str(part);
+        word.make_ascii_lowercase();
+    } else {
+        word.push_str(&part.to_lowercase());
+    }
 }
 
 /// Calls `visit` with each term of `text` in order: the stems of its words (stopwords dropped)
@@ -136,20 +156,26 @@ fn identifier_parts(token: &str) -> Vec<&str> {
 /// with `true`. The third argument is the word as written, in lower case (for a pair, the second
 /// word).
 pub(super) fn for_each_term(text: &str, mut visit: impl FnMut(&str, bool, &str)) {
+    // The buffers are reused from word to word: indexing a large project visits millions of
+    // words, and a fresh string for each word, stem and pair was most of the cost.
     let mut previous: Option<String> = None;
     let mut joined = String::new();
+    let mut parts: Vec<&str> = Vec::new();
+    let mut word = String::new();
+    let mut stem = String::new();
     for token in text.split(|character: char| !(character.is_alphanumeric() || character == '_')) {
-        let parts = identifier_parts(token);
+        parts.clear();
+        identifier_parts(token, &mut parts);
         if parts.len() > 1 {
             let whole = token.to_lowercase();
             visit(&whole, false, &whole);
         }
-        for part in parts {
-            let word = part.to_lowercase();
+        for part in &parts {
+            lower_into(part, &mut word);
             if is_stopword(&word) {
                 continue;
             }
-            let stem = stem(&word);
+            stem_into(&word, &mut stem);
             visit(&stem, false, &word);
             if let Some(before) = &previous {
                 joined.clear();
@@ -158,7 +184,13 @@ pub(super) fn for_each_term(text: &str, mut visit: impl FnMut(&str, bool, &str))
                 joined.push_str(&stem);
                 visit(&joined, true, &word);
             }
-            previous = Some(stem);
+            match &mut previous {
+                Some(before) => {
+                    before.clear();
+                    before.push_str(&stem);
+                }
+                None => previous = Some(stem.clone()),
+            }
         }
     }
 }
@@ -253,7 +285,7 @@ pub(crate) struct Match {
 /// An index over a fixed list of items; positions refer to that list.
 #[derive(Debug, Default)]
 pub(crate) struct RelevanceIndex {
-    vocabulary: HashMap<String, u32>,
+    vocabulary: HashMap<String, u32, TermHasher>,
     /// Per item: (term number, weighted frequency, the part of it from the title, triggers and
     /// description, fields holding it as a bit set), sorted by term number.
     documents: Vec<Vec<(u32, f64, f64, u8)>>,
@@ -276,9 +308,11 @@ fn field_bit(field: Field) -> u8 {
 }
 
 impl RelevanceIndex {
-    /// Indexes `items`; their order defines the positions [`RelevanceIndex::score`] takes.
+    /// Indexes `items` one after another; their order defines the positions
+    /// [`RelevanceIndex::score`] takes. [`RelevanceIndex::build`] runs this on parts of a long
+    /// list at once and joins the parts into the same index.
     #[must_use]
-    pub(crate) fn build(items: &[&Item]) -> Self {
+    fn build_in_order(items: &[&Item]) -> Self {
         let mut index = Self::default();
         let mut occurrences: Vec<(u32, f64, u8)> = Vec::new();
         for item in items {
@@ -302,16 +336,14 @@ impl RelevanceIndex {
                 (item.body.as_str(), BODY_WEIGHT, Field::Body),
             ];
             for (text, weight, field) in fields {
-                let mut found: Vec<String> = Vec::new();
-                for_each_term(text, |term, _, _| found.push(term.to_owned()));
-                for term in found {
-                    let number = index.term_number(&term);
+                for_each_term(text, |term, _, _| {
+                    let number = index.term_number(term);
                     occurrences.push((number, weight, field_bit(field)));
                     length += weight;
-                }
+                });
             }
             occurrences.sort_by_key(|(number, _, _)| *number);
-            let mut frequencies: Vec<(u32, f64, f64, u8)> = Vec::new();
+            let mut frequencies: Vec<(u32, f64, f64, u8)> = Vec::with_capacity(occurrences.len());
             for (number, weight, bit) in occurrences.iter().copied() {
                 let head = if bit == field_bit(Field::Body) {
                     0.0

@@ -96,6 +96,9 @@ pub(super) struct Seen<'a, 'r> {
     /// What to record for the file, when it holds exactly the planned bytes and has settled:
     /// the recorded facts themselves (borrowed) when they still hold, else new ones.
     pub observed: Option<Observed<'r>>,
+    /// `sha256:<hex>` of the planned bytes of a whole-file output (taken here, on the reading
+    /// threads, once: the record and the manifest both need it), `None` for merged entries.
+    pub planned_digest: Option<String>,
 }
 
 /// What is on disk at every output path, on two threads: the work is system calls, and a large
@@ -156,33 +159,40 @@ fn see_output<'a, 'r>(
         Content::Verbatim { bytes, .. } => Some(bytes),
         Content::Entries { .. } => None,
     };
-    if let (Some(planned), Some(recorded)) = (planned, recorded)
-        && *recorded.digest == sha256_tagged(planned)
+    let planned_digest = planned.map(sha256_tagged);
+    if let (Some(planned), Some(digest), Some(recorded)) =
+        (planned, planned_digest.as_deref(), recorded)
+        && *recorded.digest == *digest
         && let Some(info) = output_info(dir, &output.path, folder)
         && recorded.matches(&info)
     {
         return Seen {
             found: Ok(Some((Cow::Borrowed(planned), info.mode))),
             observed: Some(recorded.clone()),
+            planned_digest,
         };
     }
     match dir.read_with_info(&output.path, MAX_OUTPUT_BYTES) {
         Ok(Some((bytes, info))) => {
             let observed = planned
-                .filter(|planned| *planned == bytes.as_slice())
-                .and_then(|planned| Observed::of(&info, sha256_tagged(planned), now));
+                .zip(planned_digest.as_ref())
+                .filter(|(planned, _)| *planned == bytes.as_slice())
+                .and_then(|(_, digest)| Observed::of(&info, digest.clone(), now));
             Seen {
                 found: Ok(Some((Cow::Owned(bytes), info.mode))),
                 observed,
+                planned_digest,
             }
         }
         Ok(None) => Seen {
             found: Ok(None),
             observed: None,
+            planned_digest,
         },
         Err(error) => Seen {
             found: Err(error),
             observed: None,
+            planned_digest,
         },
     }
 }

@@ -250,7 +250,13 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
                 if found.is_none() {
                     disk::check_folders_of(settings.dir, &output.path, &mut folders_seen)?;
                 }
-                state.output(&output.path, &output.content, found, &old_manifest)?;
+                state.output(
+                    &output.path,
+                    &output.content,
+                    found,
+                    &old_manifest,
+                    seen.planned_digest.as_deref(),
+                )?;
             }
         }
     }
@@ -365,12 +371,19 @@ impl<'a> State<'a> {
         content: &'a Content,
         found: Option<(Cow<'_, [u8]>, u32)>,
         old: &Manifest,
+        planned_digest: Option<&str>,
     ) -> Result<()> {
         let disk_mode = found.as_ref().map(|(_, mode)| *mode);
         let disk = found.map(|(bytes, _)| bytes);
         match content {
             Content::Markdown(markdown) => {
-                self.markdown(path, markdown, disk.as_deref(), disk_mode, old);
+                self.markdown(
+                    path,
+                    markdown,
+                    (disk.as_deref(), disk_mode),
+                    old,
+                    planned_digest,
+                );
                 Ok(())
             }
             Content::Verbatim { bytes, executable } => {
@@ -381,7 +394,7 @@ impl<'a> State<'a> {
                     mode,
                     disk.as_deref().zip(disk_mode),
                     old,
-                    (None, ".ai-rulez/"),
+                    (None, ".ai-rulez/", planned_digest),
                 );
                 Ok(())
             }
@@ -398,13 +411,19 @@ impl<'a> State<'a> {
         mode: u32,
         disk: Option<(&[u8], u32)>,
         old: &Manifest,
-        (provenance, source): (Option<Provenance>, &str),
+        (provenance, source, planned_digest): (Option<Provenance>, &str, Option<&str>),
     ) {
         let disk_mode = disk.map(|(_, found)| found);
         let disk = disk.map(|(bytes, _)| bytes);
-        self.manifest
-            .files
-            .insert(path.to_owned(), Some(content_digest(path, bytes)));
+        // The digest of the planned bytes, taken once while reading, is the manifest's digest
+        // whenever line-end normalisation leaves the bytes as they are (the generated case).
+        let digest = match planned_digest {
+            Some(digest) if matches!(comparable(path, bytes), Cow::Borrowed(_)) => {
+                digest.to_owned()
+            }
+            _ => content_digest(path, bytes),
+        };
+        self.manifest.files.insert(path.to_owned(), Some(digest));
         self.ignore_entries.push(format!("/{path}"));
         let mode_differs = disk.is_some() && disk_mode != Some(mode);
         // Compared with LF line ends: a CRLF checkout of an unchanged output is unchanged.
@@ -462,9 +481,9 @@ impl<'a> State<'a> {
         &mut self,
         path: &str,
         markdown: &'a Markdown,
-        disk: Option<&[u8]>,
-        disk_mode: Option<u32>,
+        (disk, disk_mode): (Option<&[u8]>, Option<u32>),
         old: &Manifest,
+        planned_digest: Option<&str>,
     ) {
         let Some(disk_bytes) = disk else {
             self.whole_file(
@@ -473,7 +492,7 @@ impl<'a> State<'a> {
                 0o644,
                 None,
                 old,
-                (None, &markdown.source),
+                (None, &markdown.source, planned_digest),
             );
             return;
         };
@@ -489,7 +508,7 @@ impl<'a> State<'a> {
                 0o644,
                 disk.zip(disk_mode),
                 old,
-                (Some(Provenance::Unedited), &markdown.source),
+                (Some(Provenance::Unedited), &markdown.source, planned_digest),
             );
             return;
         }
@@ -515,7 +534,7 @@ impl<'a> State<'a> {
                 0o644,
                 disk.zip(disk_mode),
                 old,
-                (Some(provenance), &markdown.source),
+                (Some(provenance), &markdown.source, planned_digest),
             );
             return;
         }

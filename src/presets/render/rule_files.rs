@@ -102,9 +102,8 @@ impl Renderer<'_> {
 
 /// Warns when a rule file is over the assistant's limits (characters, bytes, lines).
 fn check_limits(path: &str, bytes: &[u8], rules: &RulesSpec, warnings: &mut Vec<String>) {
-    let text = String::from_utf8_lossy(bytes);
     if let Some(limit) = rules.max_chars {
-        let count = text.chars().count();
+        let count = String::from_utf8_lossy(bytes).chars().count();
         if count > limit {
             warnings.push(format!(
                 "{path}: {count} characters, over the {limit}-character limit per rule file; the assistant ignores the rest, so split the rule"
@@ -120,11 +119,46 @@ fn check_limits(path: &str, bytes: &[u8], rules: &RulesSpec, warnings: &mut Vec<
         ));
     }
     if let Some(limit) = rules.max_lines {
-        let count = text.lines().count();
+        let count = line_count(bytes);
         if count > limit {
             warnings.push(format!(
                 "{path}: {count} lines, over the {limit}-line guidance per rule file"
             ));
+        }
+    }
+}
+
+/// How many lines `str::lines` finds in `bytes` (taken as text): one per line feed, and one
+/// for text after the last. Counted on the bytes, since every rule file of a large project is
+/// counted and the text need not be decoded for it.
+fn line_count(bytes: &[u8]) -> usize {
+    let feeds = memchr::memchr_iter(b'\n', bytes).count();
+    let unterminated = bytes.last().is_some_and(|last| *last != b'\n');
+    feeds + usize::from(unterminated)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_count;
+
+    #[test]
+    fn lines_are_counted_as_str_lines_counts_them() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "\n\n",
+            "a\n\nb\n",
+            "é\n\u{fffd}",
+        ] {
+            assert_eq!(
+                line_count(text.as_bytes()),
+                text.lines().count(),
+                "{text:?}"
+            );
         }
     }
 }
