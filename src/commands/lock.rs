@@ -88,7 +88,7 @@ fn update_includes(global: &Global, args: &LockArgs) -> anyhow::Result<u8> {
     for entry in &moves {
         match &entry.from {
             Some(from) if *from == entry.to => {
-                out(&format!("unchanged: include {} {}", entry.name, entry.to))
+                out(&format!("unchanged: include {} {}", entry.name, entry.to));
             }
             Some(from) => out(&format!(
                 "moved: include {} {from} -> {}",

@@ -147,7 +147,7 @@ fn transport_problem(url: &str) -> Option<String> {
         .map(|(scheme, _)| scheme.to_ascii_lowercase());
     match scheme.as_deref() {
         Some("http" | "https") if !cfg!(feature = "https") => Some(
-            "this ai-rulez was built without HTTPS support for git includes; use an SSH URL (`git+ssh://git@host/owner/repo.git` or `git@host:owner/repo.git`), or a build with the `https` feature".to_owned(),
+            "this ai-rulez was built without HTTPS support for git includes; use an SSH URL (`git+ssh://git@host/owner/repo.git` or `git@host:owner/repo.git`), send this one over SSH with git's `url.<base>.insteadOf`, or install a build with HTTPS (`cargo install --path . --features https`)".to_owned(),
         ),
         Some("ssh" | "git" | "file" | "http" | "https") | None => None,
         Some(other) => Some(format!(
@@ -171,9 +171,6 @@ impl Job<'_> {
     /// include's description, which the caller puts before it).
     fn run(&self, warnings: &mut Vec<String>) -> Result<FetchedInclude, String> {
         let url = fetch_url(&self.include.source);
-        if let Some(problem) = transport_problem(url) {
-            return Err(problem);
-        }
         let path = self.path()?;
         let cache_key = crate::redact::mask_url_credentials(url);
         let cache = cache::open(self.cache_root, self.project_root, &cache_key)
@@ -186,6 +183,11 @@ impl Job<'_> {
             )
         })?;
         let fetch = || {
+            let effective = remote::effective_url(&repository, url)
+                .map_err(|error| crate::redact::mask_credentials_of(&error, url))?;
+            if let Some(problem) = transport_problem(&effective) {
+                return Err(problem);
+            }
             remote::fetch(&repository, url).map_err(|error| {
                 format!(
                     "cannot fetch it: {}; check the URL, the network and your credentials (a git credential helper or an SSH key; never write them into the URL), or remove the include",

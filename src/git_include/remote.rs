@@ -41,6 +41,17 @@ pub(crate) fn open_repository(path: &Path) -> Result<gix::Repository, String> {
     gix::open_opts(path, options).map_err(|error| chain(&error))
 }
 
+/// The URL a fetch of `url` really uses: after the user's `url.<base>.insteadOf` rules (so an
+/// `https://github.com/` source that git config sends over SSH is fetched over SSH).
+///
+/// Errors: gix's message for a URL it cannot parse.
+pub(crate) fn effective_url(repository: &gix::Repository, url: &str) -> Result<String, String> {
+    let remote = repository.remote_at(url).map_err(|error| chain(&error))?;
+    Ok(remote
+        .url(gix::remote::Direction::Fetch)
+        .map_or_else(|| url.to_owned(), |found| found.to_bstring().to_string()))
+}
+
 /// Fetches every branch, every tag and the default branch of `url` into `repository`.
 ///
 /// Errors: gix's message for a URL it cannot parse, a remote it cannot reach, refused

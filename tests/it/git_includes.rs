@@ -43,12 +43,12 @@ fn git(dir: &Path, home: &Path, args: &[&str]) -> String {
 
 /// One machine: a home folder with no git configuration and an ai-rulez cache, both outside
 /// every project, plus an upstream: a bare repository `shared.git` and a clone to commit from.
-struct Machine {
+pub(crate) struct Machine {
     dir: tempfile::TempDir,
 }
 
 impl Machine {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let machine = Self {
             dir: tempfile::tempdir().expect("temp dir"),
         };
@@ -93,7 +93,7 @@ impl Machine {
 
     /// Writes `files` (path, text; a path ending in `.sh` is made executable) into the work
     /// clone, commits everything, pushes `main`, and returns the commit id as git prints it.
-    fn commit(&self, files: &[(&str, &str)]) -> String {
+    pub(crate) fn commit(&self, files: &[(&str, &str)]) -> String {
         for (relative, text) in files {
             let path = self.work().join(relative);
             fs_err::create_dir_all(path.parent().expect("parent")).expect("mkdir");
@@ -123,8 +123,21 @@ impl Machine {
         git(&self.work(), &self.home(), args)
     }
 
+    /// Sends every fetch of `url` to the upstream repository instead, the way a user's git
+    /// config does with `url.<base>.insteadOf`.
+    pub(crate) fn route(&self, url: &str) {
+        fs_err::write(
+            self.home().join(".gitconfig"),
+            format!(
+                "[url \"file://{}\"]\n\tinsteadOf = {url}\n",
+                self.bare().display()
+            ),
+        )
+        .expect("write .gitconfig");
+    }
+
     /// The environment of every ai-rulez run on this machine.
-    fn env(&self) -> Vec<(String, String)> {
+    pub(crate) fn env(&self) -> Vec<(String, String)> {
         vec![
             ("HOME".to_owned(), self.home().display().to_string()),
             (
@@ -538,7 +551,7 @@ fn credentials_in_an_include_url_are_never_printed_or_written() {
             .collect::<Vec<_>>(),
         [
             format!(
-                "error: .ai-rulez/config.toml: `includes[0]` (`web`, git+https://user:****@127.0.0.1:{port}/r.git): this ai-rulez was built without HTTPS support for git includes; use an SSH URL (`git+ssh://git@host/owner/repo.git` or `git@host:owner/repo.git`), or a build with the `https` feature"
+                "error: .ai-rulez/config.toml: `includes[0]` (`web`, git+https://user:****@127.0.0.1:{port}/r.git): this ai-rulez was built without HTTPS support for git includes; use an SSH URL (`git+ssh://git@host/owner/repo.git` or `git@host:owner/repo.git`), send this one over SSH with git's `url.<base>.insteadOf`, or install a build with HTTPS (`cargo install --path . --features https`)"
             ),
             format!(
                 ".ai-rulez/config.toml: `includes[1]` (`daemon`, git://deploy:****@127.0.0.1:{port}/r.git)"

@@ -385,7 +385,7 @@ fn b65_credentials_in_include_urls_are_masked_everywhere_and_scanned() {
     // show their URLs masked (tests/it/git_includes.rs covers fetching with credentials).
     let cache = tempfile::tempdir().expect("cache");
     let env = [("AI_RULEZ_CACHE_DIR", cache.path().to_str().expect("utf8"))];
-    let why = "this ai-rulez was built without HTTPS support for git includes; use an SSH URL (`git+ssh://git@host/owner/repo.git` or `git@host:owner/repo.git`), or a build with the `https` feature";
+    let why = "this ai-rulez was built without HTTPS support for git includes; use an SSH URL (`git+ssh://git@host/owner/repo.git` or `git@host:owner/repo.git`), send this one over SSH with git's `url.<base>.insteadOf`, or install a build with HTTPS (`cargo install --path . --features https`)";
     let failed = format!(
         "error: .ai-rulez/config.toml: `includes[0]` (https://user:****@git.example.com/rules.git): {why}\n.ai-rulez/config.toml: `includes[1]` (`shared`, git+https://****@github.com/o/r): {why}\n"
     );
