@@ -170,7 +170,7 @@ pub(crate) fn load_lenient_cached(
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut config = config::parse(config_relative, text, yaml, warnings)?;
     let mut include_errors = check_includes(&root, config_relative, &mut config);
-    let pins = include_pins(&dir, config_relative, &config, warnings);
+    let pins = crate::git_include::pins_from_lock(&dir, config_relative, &config, warnings);
     let (fetched_includes, fetch_errors) = crate::git_include::prepare(
         &root,
         config_relative,
@@ -211,43 +211,6 @@ pub(crate) fn load_lenient_cached(
         },
         errors,
     ))
-}
-
-/// The lock's `[[include]]` rows, read only when the config has git includes. A lock that
-/// cannot be read gives no pins, with a warning saying so (`lock --check` reports the lock
-/// itself).
-fn include_pins(
-    dir: &ProjectDir,
-    config_relative: &str,
-    config: &Config,
-    warnings: &mut Vec<String>,
-) -> Vec<crate::lock::includes::PinnedInclude> {
-    if config.git_includes.is_empty() {
-        return Vec::new();
-    }
-    let lock_path = match config_relative.rsplit_once('/') {
-        Some((folder, _)) => format!("{folder}/{}", crate::lock::LOCK_FILE),
-        None => crate::lock::LOCK_FILE.to_owned(),
-    };
-    let text = match dir.read(&lock_path, crate::lock::MAX_LOCK_BYTES) {
-        Ok(Some((bytes, _))) => String::from_utf8_lossy(&bytes).into_owned(),
-        Ok(None) => return Vec::new(),
-        Err(error) => {
-            warnings.push(format!(
-                "{error}; git includes are used without the lock's pins"
-            ));
-            return Vec::new();
-        }
-    };
-    match crate::lock::LockFile::parse(&lock_path, &text) {
-        Ok(lock) => lock.includes,
-        Err(error) => {
-            warnings.push(format!(
-                "{error}; until then, git includes are used without the lock's pins"
-            ));
-            Vec::new()
-        }
-    }
 }
 
 impl Project {

@@ -78,6 +78,43 @@ pub(crate) fn is_fetched_path(source_path: &str) -> bool {
     source_path.starts_with(SHOWN_PREFIX)
 }
 
+/// The `[[include]]` rows of the lock beside the config at `config_relative` (read through
+/// `dir`), read only when `config` has git includes. A lock that cannot be read gives no pins,
+/// with a warning saying so (`lock --check` reports the lock itself).
+pub(crate) fn pins_from_lock(
+    dir: &crate::confined_fs::ProjectDir,
+    config_relative: &str,
+    config: &crate::config::Config,
+    warnings: &mut Vec<String>,
+) -> Vec<PinnedInclude> {
+    if config.git_includes.is_empty() {
+        return Vec::new();
+    }
+    let lock_path = match config_relative.rsplit_once('/') {
+        Some((folder, _)) => format!("{folder}/{}", crate::lock::LOCK_FILE),
+        None => crate::lock::LOCK_FILE.to_owned(),
+    };
+    let text = match dir.read(&lock_path, crate::lock::MAX_LOCK_BYTES) {
+        Ok(Some((bytes, _))) => String::from_utf8_lossy(&bytes).into_owned(),
+        Ok(None) => return Vec::new(),
+        Err(error) => {
+            warnings.push(format!(
+                "{error}; git includes are used without the lock's pins"
+            ));
+            return Vec::new();
+        }
+    };
+    match crate::lock::LockFile::parse(&lock_path, &text) {
+        Ok(lock) => lock.includes,
+        Err(error) => {
+            warnings.push(format!(
+                "{error}; until then, git includes are used without the lock's pins"
+            ));
+            Vec::new()
+        }
+    }
+}
+
 /// Makes every git include of the config at `config_path` (project-relative, for messages)
 /// readable, in config order, for the project at `project_root`: the include's lock row among
 /// `pins` decides the commit unless `mode` is [`GitIncludes::Update`]. Returns the includes made
