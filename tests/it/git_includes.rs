@@ -349,7 +349,13 @@ fn credentials_in_an_include_url_are_never_printed_or_written() {
             .collect::<Vec<_>>(),
         [
             format!(
-                "error: .ai-rulez/config.toml: `includes[0]` (`web`, git+https://user:****@127.0.0.1:{port}/r.git): this ai-rulez was built without HTTPS support for git includes; use an SSH URL (`git+ssh://git@host/owner/repo.git` or `git@host:owner/repo.git`), send this one over SSH with git's `url.<base>.insteadOf`, or install a build with HTTPS (`cargo install --path . --features https`)"
+                "error: .ai-rulez/config.toml: `includes[0]` (`web`, git+https://user:****@127.0.0.1:{port}/r.git){}",
+                if cfg!(feature = "https") {
+                    // The HTTPS client tries, and the refused connection is the reason.
+                    ""
+                } else {
+                    ": this ai-rulez was built without HTTPS support for git includes; use an SSH URL (`git+ssh://git@host/owner/repo.git` or `git@host:owner/repo.git`), send this one over SSH with git's `url.<base>.insteadOf`, or install a build with HTTPS (`cargo install --path . --features https`)"
+                }
             ),
             format!(
                 ".ai-rulez/config.toml: `includes[1]` (`daemon`, git://deploy:****@127.0.0.1:{port}/r.git)"
