@@ -172,10 +172,18 @@ impl Daemon {
     /// Starts one serving `base`; `None` (after a visible `skipping:` line) when this machine
     /// has no `git daemon`.
     pub(crate) fn start(base: &Path) -> Option<Self> {
+        // `git daemon` runs `git-daemon` as a child of its own; killing `git` would leave that
+        // serving, so the program itself is started.
+        let exec_path = Command::new("git").arg("--exec-path").output().ok()?;
+        let program =
+            PathBuf::from(String::from_utf8_lossy(&exec_path.stdout).trim()).join("git-daemon");
+        if !program.is_file() {
+            skip_notice("git-daemon is not installed; the git:// cases are not run");
+            return None;
+        }
         let port = free_port();
-        let child = Command::new("git")
+        let child = Command::new(&program)
             .args([
-                "daemon",
                 "--reuseaddr",
                 "--export-all",
                 "--listen=127.0.0.1",
