@@ -350,6 +350,9 @@ pub struct LockArgs {
     /// Compare with the git index (what is being committed) instead of the working tree.
     #[arg(long)]
     pub staged: bool,
+    /// Fetch every git include and move its pin to the commit its `ref` names now (then run `generate` and `lock`).
+    #[arg(long, conflicts_with_all = ["check", "diff", "staged"])]
+    pub update_includes: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -385,8 +388,8 @@ pub struct GenerateArgs {
     /// Overwrite files ai-rulez cannot prove it wrote.
     #[arg(long)]
     pub force: bool,
-    /// Refuse to run when the sources differ from .ai-rulez/ai-rulez.lock.
-    #[arg(long)]
+    /// Refuse to run when the sources differ from .ai-rulez/ai-rulez.lock; git includes come only from their pinned commits in the cache, never the network (`--frozen` is the same).
+    #[arg(long, visible_alias = "frozen")]
     pub locked: bool,
     /// Print a unified diff of every file that differs or would change (coloured on a terminal).
     #[arg(long)]

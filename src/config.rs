@@ -8,6 +8,8 @@ use serde_json::{Map, Value};
 use crate::error::{Error, InvalidKind, Result};
 use crate::mcp_config::{McpServer, Transport};
 
+mod includes;
+
 /// How rules reach presets that have a rules folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RulesMode {
@@ -35,10 +37,14 @@ pub struct InlineItem {
 pub struct Include {
     /// Include name (for messages and precedence).
     pub name: String,
-    /// Local path or git URL as written.
+    /// Local path (without a leading `file://`) or git URL as written, credentials included:
+    /// show it only through [`crate::redact::mask_url_credentials`].
     pub source: String,
     /// Sub-directory inside the source.
     pub path: Option<String>,
+    /// `ref` of a git source: a branch, a tag or a full commit id; `None` for the remote's
+    /// default branch (and always for a local folder).
+    pub git_ref: Option<String>,
     /// Where the entry sits in the config, such as `includes[0]`, for messages.
     pub key: String,
 }
@@ -76,8 +82,8 @@ pub struct Config {
     pub mcp_servers: Vec<McpServer>,
     /// `[[includes]]` of local folders.
     pub includes: Vec<Include>,
-    /// `[[includes]]` of git sources, which are not fetched yet: kept (with `source` as written)
-    /// only so `scan` can report credentials written into their URLs.
+    /// `[[includes]]` of git sources (`git+https://`, `git+ssh://`, `git://`, `git@host:path`,
+    /// `git+file://`, ...), fetched into the user's cache by [`crate::git_include`].
     pub git_includes: Vec<Include>,
     /// `[lint] ignore`: finding codes `validate` and `scan` never report.
     pub lint_ignore: Vec<String>,
@@ -113,9 +119,6 @@ const ROOT_KEYS: [&str; 12] = [
 
 /// Keys of one `[[rules]]` entry (a rule written inline in the config).
 const INLINE_RULE_KEYS: [&str; 4] = ["name", "content", "priority", "targets"];
-
-/// Keys of one `[[includes]]` entry.
-const INCLUDE_KEYS: [&str; 3] = ["source", "name", "path"];
 
 /// Keys of one `[[mcp_servers]]` entry.
 const MCP_SERVER_KEYS: [&str; 11] = [
@@ -763,65 +766,6 @@ impl Reader<'_> {
                 _ => Err(self.error(&format!("{key}.{name}"), "must be a string")),
             })
             .collect()
-    }
-
-    /// The `[[includes]]` entries: (local folders, git sources). A default name and every
-    /// message show a git source with its credentials masked.
-    fn includes(
-        &self,
-        value: Option<&Value>,
-        warnings: &mut Vec<String>,
-    ) -> Result<(Vec<Include>, Vec<Include>)> {
-        let Some(value) = value else {
-            return Ok((Vec::new(), Vec::new()));
-        };
-        let Value::Array(items) = value else {
-            return Err(self.error("includes", "must be `[[includes]]` entries"));
-        };
-        let mut includes = Vec::new();
-        let mut git_includes = Vec::new();
-        for (index, item) in items.iter().enumerate() {
-            let at = format!("includes[{index}]");
-            let Value::Object(table) = item else {
-                return Err(self.error(&at, "must be a table"));
-            };
-            let Some(Value::String(source)) = table.get("source") else {
-                return Err(self.error(&format!("{at}.source"), "is required"));
-            };
-            self.check_entry_keys(table, &at, &INCLUDE_KEYS, warnings);
-            let shown_source = crate::redact::mask_url_credentials(source).into_owned();
-            let name = self
-                .optional_string(table, "name")?
-                .unwrap_or_else(|| shown_source.clone());
-            let is_remote =
-                source.contains("://") || source.starts_with("git@") || source.starts_with("git+");
-            let is_local_file_url = source.starts_with("file://");
-            if is_remote && !is_local_file_url {
-                let described = if name == shown_source {
-                    format!("`{name}`")
-                } else {
-                    format!("`{name}` ({shown_source})")
-                };
-                warnings.push(format!(
-                    "{}: include {described} is a git source; git includes are not fetched yet, so its content is left out",
-                    self.path
-                ));
-                git_includes.push(Include {
-                    name,
-                    source: source.clone(),
-                    path: self.optional_string(table, "path")?,
-                    key: at,
-                });
-                continue;
-            }
-            includes.push(Include {
-                name,
-                source: source.trim_start_matches("file://").to_owned(),
-                path: self.optional_string(table, "path")?,
-                key: at,
-            });
-        }
-        Ok((includes, git_includes))
     }
 }
 

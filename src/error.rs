@@ -113,6 +113,8 @@ pub enum InvalidKind {
     FrontmatterValue,
     /// An `[[includes]]` source that is not a folder.
     IncludeNotFolder,
+    /// A git `[[includes]]` entry that cannot be fetched, resolved or checked out.
+    GitInclude,
     /// A config value that is missing, of the wrong type or unknown (outside `[[mcp_servers]]`).
     ConfigValue,
     /// An `[[mcp_servers]]` entry that cannot be used.

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::error::Result;
+use crate::git_include::GitIncludes;
 use crate::plan::Plan;
 use crate::project::{self, Project};
 use crate::write::{self, Mode, Report, Settings};
@@ -22,7 +23,8 @@ pub struct Outcome {
     pub project: Project,
 }
 
-/// Loads the project around `start` and renders its plan for `profile`. In check mode variables
+/// Loads the project around `start` (git includes treated as `git_includes` says) and renders
+/// its plan for `profile`. In check mode variables
 /// are not needed (drift is judged on placeholder templates), so unset ones do not fail.
 ///
 /// Errors: project, config, item and render errors; [`crate::error::Error::LiteralSecrets`]
@@ -31,9 +33,10 @@ pub(crate) fn plan(
     start: &Path,
     profile: Option<&str>,
     mode: Mode,
+    git_includes: GitIncludes,
     warnings: &mut Vec<String>,
 ) -> Result<(Project, Plan)> {
-    let project = project::load(start, warnings)?;
+    let project = project::load_with(start, git_includes, warnings)?;
     warnings.extend(crate::content::keys::unknown_key_warnings(
         &project.tree.items,
     ));
@@ -69,6 +72,8 @@ pub struct Options {
     pub force: bool,
     /// Attach a unified diff to every change (`--diff`).
     pub diffs: bool,
+    /// How git includes are fetched (`--locked`: never).
+    pub git_includes: GitIncludes,
 }
 
 /// `generate`: writes (or checks, or lists) every output.
@@ -81,7 +86,7 @@ pub fn generate(
     options: Options,
     warnings: &mut Vec<String>,
 ) -> Result<Outcome> {
-    let (project, plan) = plan(start, profile, mode, warnings)?;
+    let (project, plan) = plan(start, profile, mode, options.git_includes, warnings)?;
     let mut settings = settings(&project, options.force, false);
     settings.diffs = options.diffs;
     let report = write::apply(&plan, &settings, mode)?;
@@ -117,7 +122,8 @@ fn notes_to_say(plan: &Plan, report: &Report) -> Vec<String> {
 ///
 /// Errors: as [`generate`].
 pub fn clean(start: &Path, mode: Mode, warnings: &mut Vec<String>) -> Result<Report> {
-    let project = project::load(start, warnings)?;
+    // Cleaning needs no content, so git includes are neither fetched nor read.
+    let project = project::load_with(start, GitIncludes::Skip, warnings)?;
     let settings = settings(&project, false, true);
     write::apply(&Plan::default(), &settings, mode)
 }

@@ -25,6 +25,7 @@ pub(crate) mod error;
 pub(crate) mod frontmatter;
 pub(crate) mod generate;
 pub(crate) mod git;
+pub(crate) mod git_include;
 pub(crate) mod gitignore;
 pub(crate) mod hash;
 pub(crate) mod import;

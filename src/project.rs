@@ -10,6 +10,7 @@ use crate::config::{self, Config};
 use crate::confined_fs::{EntryKind, ProjectDir};
 use crate::content::{self, Item, Layer, LoadedTree};
 use crate::error::{Error, InvalidKind, Result};
+use crate::git_include::{FetchedInclude, GitIncludes};
 
 /// A loaded project. Paths are absolute; `*_relative` fields are `/`-separated and relative to
 /// the project root.
@@ -30,6 +31,8 @@ pub struct Project {
     /// The root folder through the confined file layer: every read, write and delete of the
     /// project's files goes through it.
     pub dir: ProjectDir,
+    /// The git includes that were made readable, in config order, with the commit used.
+    pub fetched_includes: Vec<FetchedInclude>,
 }
 
 /// Largest config file read, in bytes (4 MiB).
@@ -113,11 +116,7 @@ fn symlinked_project(directory: &Path, candidate: &str) -> Error {
 ///
 /// Errors: no project, an unreadable or invalid config, or any item error of the tree.
 pub(crate) fn load(start: &Path, warnings: &mut Vec<String>) -> Result<Project> {
-    let (project, errors) = load_lenient(start, warnings)?;
-    match Error::from_list(errors) {
-        Some(error) => Err(error),
-        None => Ok(project),
-    }
+    load_with(start, GitIncludes::Fetch, warnings)
 }
 
 /// Like [`load`], but item errors do not stop loading: returns the project with every item that
@@ -125,7 +124,23 @@ pub(crate) fn load(start: &Path, warnings: &mut Vec<String>) -> Result<Project> 
 ///
 /// Errors: no project, or an unreadable or invalid config.
 pub fn load_lenient(start: &Path, warnings: &mut Vec<String>) -> Result<(Project, Vec<Error>)> {
-    load_lenient_cached(start, warnings, None)
+    load_lenient_cached(start, warnings, None, GitIncludes::Fetch)
+}
+
+/// [`load`] with git includes treated as `git_includes` says (for example never fetched, for
+/// `generate --locked`).
+///
+/// Errors: as [`load`].
+pub(crate) fn load_with(
+    start: &Path,
+    git_includes: GitIncludes,
+    warnings: &mut Vec<String>,
+) -> Result<Project> {
+    let (project, errors) = load_lenient_cached(start, warnings, None, git_includes)?;
+    match Error::from_list(errors) {
+        Some(error) => Err(error),
+        None => Ok(project),
+    }
 }
 
 /// [`load_lenient`] that reuses the parses of unchanged files from `cache` (and refreshes it),
@@ -136,6 +151,7 @@ pub(crate) fn load_lenient_cached(
     start: &Path,
     warnings: &mut Vec<String>,
     cache: Option<&mut content::ParseCache>,
+    git_includes: GitIncludes,
 ) -> Result<(Project, Vec<Error>)> {
     let (root, config_relative, yaml) = discover(start)?;
     let config_path = root.join(config_relative);
@@ -153,7 +169,17 @@ pub(crate) fn load_lenient_cached(
     let text = crate::frontmatter::decode_utf8(config_relative, &bytes)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut config = config::parse(config_relative, text, yaml, warnings)?;
-    let include_errors = check_includes(&root, config_relative, &mut config);
+    let mut include_errors = check_includes(&root, config_relative, &mut config);
+    let pins = crate::git_include::pins_from_lock(&dir, config_relative, &config, warnings);
+    let (fetched_includes, fetch_errors) = crate::git_include::prepare(
+        &root,
+        config_relative,
+        &config.git_includes,
+        &pins,
+        git_includes,
+        warnings,
+    );
+    include_errors.extend(fetch_errors);
     let config_dir = config_path
         .parent()
         .map_or_else(|| root.clone(), Path::to_path_buf);
@@ -166,6 +192,7 @@ pub(crate) fn load_lenient_cached(
         &dir,
         content_folder,
         &config,
+        &fetched_includes,
         config_relative,
         warnings,
         cache,
@@ -180,6 +207,7 @@ pub(crate) fn load_lenient_cached(
             config,
             tree,
             dir,
+            fetched_includes,
         },
         errors,
     ))

@@ -61,6 +61,22 @@ pub(crate) fn mask_url_credentials(text: &str) -> Cow<'_, str> {
     })
 }
 
+/// `text` (a message from a library that was given `url`) with every URL credential masked as
+/// [`mask_url_credentials`] does, and also every bare occurrence of the credential written into
+/// `url`, which a transport error may quote outside a URL.
+#[must_use]
+pub(crate) fn mask_credentials_of(text: &str, url: &str) -> String {
+    let mut masked = mask_url_credentials(text).into_owned();
+    for captures in URL_USERINFO.captures_iter(url) {
+        let user = captures.get(2).map_or("", |found| found.as_str());
+        let password = captures.get(3).map(|found| found.as_str());
+        if let Some(credential) = credential_of(&captures[1], user, password) {
+            masked = masked.replace(credential, MASK);
+        }
+    }
+    masked
+}
+
 /// Whether `text` holds a URL with a credential in it (what [`mask_url_credentials`] hides).
 #[must_use]
 pub(crate) fn has_url_credentials(text: &str) -> bool {
@@ -95,6 +111,13 @@ mod tests {
         );
         assert_eq!(masked("https://example.com/a@b"), "https://example.com/a@b");
         assert_eq!(masked("mail me: a@b.c"), "mail me: a@b.c");
+        assert_eq!(
+            mask_credentials_of(
+                "cannot reach https://user:tok3n@h/x (password tok3n refused)",
+                "git+https://user:tok3n@h/x"
+            ),
+            "cannot reach https://user:****@h/x (password **** refused)"
+        );
         assert!(has_url_credentials("https://user:tok3n@h/x"));
         assert!(!has_url_credentials("ssh://git@h/x"));
         assert!(!has_url_credentials("https://h/x"));

@@ -77,6 +77,10 @@ def vectors():
         ("tree-empty", top_digest([])),
         ("skill-script", item_digest("skill", [("run.sh", True, b"echo hi\n")])),
         ("skill-script-crlf", item_digest("skill", [("run.sh", True, b"echo hi\r\n")])),
+        (
+            "include-dir",
+            item_digest("include", [("rules/a.md", False, b"# A\n"), ("hooks/x.sh", True, b"#!/bin/sh\n")]),
+        ),
     ]
 
 

@@ -38,6 +38,11 @@ impl GenerateConfig {
             options: crate::generate::Options {
                 force: args.force,
                 diffs: args.diff,
+                git_includes: if args.locked {
+                    crate::git_include::GitIncludes::CacheOnly
+                } else {
+                    crate::git_include::GitIncludes::Fetch
+                },
             },
             profile: args.profile.clone(),
             locked: args.locked,

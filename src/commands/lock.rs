@@ -10,6 +10,9 @@ use crate::lock::pin::{self, Against};
 ///
 /// Errors: anything that stops the run (exit 1), including a missing or damaged lock.
 pub(crate) fn run(global: &Global, args: &LockArgs) -> anyhow::Result<u8> {
+    if args.update_includes {
+        return update_includes(global, args);
+    }
     if !args.check && !args.diff {
         if args.staged {
             anyhow::bail!("`--staged` only applies to `--check` and `--diff`");
@@ -59,6 +62,51 @@ pub(crate) fn run(global: &Global, args: &LockArgs) -> anyhow::Result<u8> {
     } else {
         0
     })
+}
+
+/// `lock --update-includes`: moves every git include's pin, prints one `moved:`, `pinned:` or
+/// `unchanged:` line per include (stdout), and what to run next (stderr).
+///
+/// Errors: as [`pin::update_include_pins`].
+fn update_includes(global: &Global, args: &LockArgs) -> anyhow::Result<u8> {
+    let mut warnings = Vec::new();
+    let (path, changed, moves) = pin::update_include_pins(&global.start, &mut warnings)?;
+    print_warnings(global, &warnings);
+    let any_moved = moves
+        .iter()
+        .any(|entry| entry.from.as_deref() != Some(entry.to.as_str()));
+    if is_json(args.format) {
+        let includes: Vec<serde_json::Value> = moves
+            .iter()
+            .map(|entry| json!({"name": entry.name, "from": entry.from, "to": entry.to}))
+            .collect();
+        print_json(
+            &json!({"status": "ok", "path": path, "changed": changed, "includes": includes}),
+        );
+        return Ok(0);
+    }
+    for entry in &moves {
+        match &entry.from {
+            Some(from) if *from == entry.to => {
+                out(&format!("unchanged: include {} {}", entry.name, entry.to));
+            }
+            Some(from) => out(&format!(
+                "moved: include {} {from} -> {}",
+                entry.name, entry.to
+            )),
+            None => out(&format!("pinned: include {} {}", entry.name, entry.to)),
+        }
+    }
+    out(&format!(
+        "{}: {path}",
+        if changed { "wrote" } else { "unchanged" }
+    ));
+    if any_moved {
+        err(
+            "the generated files still show the old commits; run `ai-rulez generate`, then `ai-rulez lock`, and commit the result",
+        );
+    }
+    Ok(0)
 }
 
 /// Prints what to do about the differences on stderr, so the next command is the right one:

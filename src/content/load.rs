@@ -9,6 +9,7 @@ use crate::config::Config;
 use crate::confined_fs::{Entry, EntryKind, ProjectDir};
 use crate::error::{Error, InvalidKind, Result};
 use crate::frontmatter::{self, Document};
+use crate::git_include::FetchedInclude;
 
 mod notices;
 mod own_file;
@@ -45,11 +46,14 @@ pub(crate) struct ParseCache {
 /// `.ai-rulez`), `None` for a root `ai-rulez.toml` (only the config's inline items and includes);
 /// `config_path` is the config file relative to the project root (for messages). Every file is
 /// read through the confined file layer: a symlink anywhere in the tree is an error for that
-/// entry, never followed. Parses of unchanged files are reused from `cache`, which is refreshed.
+/// entry, never followed. Git includes are read from their checkouts in `fetched` (in order,
+/// after the local includes), their paths shown as `include:<name>/<path inside>`. Parses of
+/// unchanged files are reused from `cache`, which is refreshed.
 pub(crate) fn load_tree_cached(
     dir: &ProjectDir,
     config_dir: Option<&str>,
     config: &Config,
+    fetched: &[FetchedInclude],
     config_path: &str,
     warnings: &mut Vec<String>,
     cache: Option<&mut ParseCache>,
@@ -69,6 +73,7 @@ pub(crate) fn load_tree_cached(
     let project = Tree {
         dir,
         project_at: String::new(),
+        shown_prefix: None,
     };
     let mut domains = Vec::new();
     if let Some(config_dir) = config_dir {
@@ -97,6 +102,9 @@ pub(crate) fn load_tree_cached(
     for include in &config.includes {
         loader.include(dir, include, config_path);
     }
+    for include in fetched {
+        loader.git_include(include);
+    }
     loader.check_same_layer_duplicates();
     let errors = std::mem::take(&mut loader.errors);
     (
@@ -115,10 +123,15 @@ pub(crate) fn load_tree_cached(
 struct Tree<'a> {
     dir: &'a ProjectDir,
     project_at: String,
+    /// For a tree outside the project (a git include's checkout): what shown paths start with.
+    shown_prefix: Option<String>,
 }
 
 impl Tree<'_> {
     fn shown(&self, relative: &str) -> String {
+        if let Some(prefix) = &self.shown_prefix {
+            return join(prefix, relative);
+        }
         if self.project_at.is_empty() {
             return relative.to_owned();
         }
@@ -252,6 +265,7 @@ impl Loader<'_> {
             Tree {
                 dir,
                 project_at: String::new(),
+                shown_prefix: None,
             }
         } else {
             match ProjectDir::open(&anchor) {
@@ -264,6 +278,7 @@ impl Loader<'_> {
             Tree {
                 dir: &opened,
                 project_at: project_at.clone(),
+                shown_prefix: None,
             }
         };
         let wrapped = join(&base, ".ai-rulez");
@@ -281,6 +296,28 @@ impl Loader<'_> {
         let domains_folder = join(&base, "domains");
         for name in self.sorted_dirs(&tree, &domains_folder) {
             self.layer_folders(&tree, &join(&domains_folder, &name), &layer);
+        }
+    }
+
+    /// Loads one git include from its checkout in the cache, read through its own confined
+    /// handle: no symlink in it is followed, nothing outside it is read.
+    fn git_include(&mut self, fetched: &FetchedInclude) {
+        let checkout = match ProjectDir::open(&fetched.folder) {
+            Ok(checkout) => checkout,
+            Err(error) => {
+                self.errors.push(error);
+                return;
+            }
+        };
+        let tree = Tree {
+            dir: &checkout,
+            project_at: String::new(),
+            shown_prefix: Some(fetched.shown_prefix()),
+        };
+        let layer = Layer::Include(fetched.include.name.clone());
+        self.layer_folders(&tree, "", &layer);
+        for name in self.sorted_dirs(&tree, "domains") {
+            self.layer_folders(&tree, &join("domains", &name), &layer);
         }
     }
 

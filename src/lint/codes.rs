@@ -204,7 +204,7 @@ pub(crate) const CODES: &[Code] = &[
         Error,
         false,
         "A frontmatter value is invalid or contradicts another.",
-        "An unknown `priority` or `activation`, `activation: glob` without `paths`, `auto` without a `description`, `always` together with `paths`, or a value of the wrong type. The item cannot be generated until it is fixed.",
+        "An unknown `priority` or `activation`, `activation: glob` without `paths`, `auto` without a `description`, `always` together with `paths`, or a value of the wrong type. The item cannot be generated until it is fixed. Also an `[[includes]]` entry that cannot be read: a local folder that does not exist, or a git include that cannot be fetched, whose `ref` or `path` the repository lacks, whose tag moved away from the pinned commit, or whose pinned commit is not in the cache under `--locked`; the message names `includes[N]`, the URL (credentials masked) and what to run.",
     ),
     code(
         "AR306",

@@ -46,7 +46,9 @@ pub(crate) fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
         ));
     }
     for path in failed_paths(load_errors) {
-        if texts.contains_key(&path) {
+        // The config is screened key by key below (include URLs, MCP servers, name): an
+        // include that fails to load must not get its whole text screened a second time.
+        if texts.contains_key(&path) || path == project.config_relative {
             continue;
         }
         let Ok(Some((bytes, _))) = project.dir.read(&path, 8 * 1024 * 1024) else {

@@ -28,9 +28,16 @@ pub(crate) fn diff_lock(start: &Path, against: Against) -> Result<Vec<Change>> {
         Against::WorkTree => Snapshot::WorkTree(crate::confined_fs::ProjectDir::open(&paths.root)?),
         Against::Staged => Snapshot::from_index(&paths.root)?,
     };
-    let rendered = crate::generate::plan(start, None, Mode::Check, &mut Vec::new())
-        .map(|(_, plan)| plan)
-        .map_err(|error| error.to_string());
+    let rendered = crate::generate::plan(
+        start,
+        None,
+        Mode::Check,
+        // A report command: it shows what it can without fetching.
+        crate::git_include::GitIncludes::CacheOnly,
+        &mut Vec::new(),
+    )
+    .map(|(_, plan)| plan)
+    .map_err(|error| error.to_string());
     for change in &mut changes {
         describe(change, &paths, &snapshot, rendered.as_ref(), against)?;
     }

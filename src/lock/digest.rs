@@ -165,5 +165,18 @@ mod tests {
             ),
             None
         );
+        // The Go ai-rulez publishes this include vector as `94a2c6de…f01c`; the lock's
+        // `[[include]]` digest is exactly it.
+        assert_eq!(
+            item_digest(
+                "include",
+                &[
+                    file("rules/a.md", false, b"# A\n"),
+                    file("hooks/x.sh", true, b"#!/bin/sh\n"),
+                ]
+            )
+            .as_deref(),
+            Some("sha256:94a2c6de5e10aa7eef64adb55330c4a84c02d49566d56adcedbd7f5db2ddf01c")
+        );
     }
 }

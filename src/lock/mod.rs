@@ -5,6 +5,7 @@
 
 pub(crate) mod diff;
 pub(crate) mod digest;
+pub(crate) mod includes;
 pub(crate) mod pin;
 pub(crate) mod sources;
 
@@ -24,6 +25,8 @@ use sources::{Snapshot, SourceItem};
 pub(crate) const LOCK_VERSION: u32 = 1;
 /// File name inside the config folder.
 pub(crate) const LOCK_FILE: &str = "ai-rulez.lock";
+/// Largest lock file read, in bytes (64 MiB).
+pub(crate) const MAX_LOCK_BYTES: u64 = 64 * 1024 * 1024;
 const HEADER: &str = "# Written by `ai-rulez lock`; do not edit. It pins the sources and generated files of this commit.\n# Check it with `ai-rulez lock --check`; the digest scheme is described in docs/lockfile.md.\n";
 
 /// A generated output as pinned: a whole file, one entry of a settings document, or a managed
@@ -96,6 +99,9 @@ pub(crate) struct LockFile {
     /// Pinned MCP servers, sorted by name.
     #[serde(default, rename = "mcp_server")]
     pub mcp_servers: Vec<PinnedServer>,
+    /// Pinned git includes, sorted by name; not part of `tree` (see [`includes`]).
+    #[serde(default, rename = "include", skip_serializing_if = "Vec::is_empty")]
+    pub includes: Vec<includes::PinnedInclude>,
 }
 
 impl LockFile {
@@ -105,7 +111,9 @@ impl LockFile {
         mut items: Vec<SourceItem>,
         mut outputs: Vec<PinnedOutput>,
         mut mcp_servers: Vec<PinnedServer>,
+        mut includes: Vec<includes::PinnedInclude>,
     ) -> Self {
+        includes.sort_by(|left, right| left.name.cmp(&right.name));
         items.sort_by(|left, right| {
             (&left.kind, &left.domain, &left.id).cmp(&(&right.kind, &right.domain, &right.id))
         });
@@ -127,6 +135,7 @@ impl LockFile {
             items,
             outputs,
             mcp_servers,
+            includes,
         };
         lock.tree = lock.compute_tree();
         lock
@@ -152,6 +161,15 @@ impl LockFile {
             ));
         }
         top_digest(&entries)
+    }
+
+    /// This lock with its `[[include]]` rows replaced by `includes` (sorted here); the `tree`
+    /// does not cover them, so it stays as it is.
+    #[must_use]
+    pub(crate) fn with_includes(mut self, mut includes: Vec<includes::PinnedInclude>) -> Self {
+        includes.sort_by(|left, right| left.name.cmp(&right.name));
+        self.includes = includes;
+        self
     }
 
     /// Source items as pinned.
@@ -316,19 +334,19 @@ pub(crate) fn leaf_digest(path: &str, executable: bool, data: &[u8]) -> String {
     reason = "`change` is a key of the JSON drift report; renaming it would change the output"
 )]
 pub struct Change {
-    /// `source`, `output` or `mcp-server`.
+    /// `source`, `output`, `mcp-server` or `include`.
     pub scope: &'static str,
     /// `added`, `changed`, `removed` or `missing`.
     pub change: &'static str,
-    /// Item kind (sources), empty otherwise.
+    /// Item kind (sources), `include` (includes), empty otherwise.
     pub kind: String,
-    /// Item id, server name, or output label.
+    /// Item id, server name, output label, or include name.
     pub id: String,
     /// Domain (sources), empty otherwise.
     pub domain: String,
-    /// Project-relative path.
+    /// Project-relative path; for an include, its source with credentials masked.
     pub path: String,
-    /// Digest in the lock.
+    /// Digest in the lock (for an include, the pinned commit).
     pub old: Option<String>,
     /// Digest now.
     pub new: Option<String>,
@@ -355,6 +373,7 @@ impl Change {
                 self.change, self.kind, self.id, self.path
             ),
             "output" => format!("output {} {}", self.change, self.id),
+            "include" => format!("include {} {} ({})", self.change, self.id, self.path),
             _ => format!("mcp-server {} {}", self.change, self.id),
         }
     }

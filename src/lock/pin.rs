@@ -55,7 +55,13 @@ pub(crate) fn locate(start: &Path) -> Result<LockPaths> {
 /// Errors: load/render errors; [`Error::Refused`] when generated files drift from the sources.
 pub fn write_lock(start: &Path, warnings: &mut Vec<String>) -> Result<(String, bool)> {
     let paths = locate(start)?;
-    let (project, plan) = crate::generate::plan(start, None, Mode::Check, warnings)?;
+    let (project, plan) = crate::generate::plan(
+        start,
+        None,
+        Mode::Check,
+        crate::git_include::GitIncludes::Fetch,
+        warnings,
+    )?;
     let settings = crate::generate::settings(&project, false, false);
     let report = write::apply(&plan, &settings, Mode::Check)?;
     if report.has_drift() {
@@ -96,7 +102,12 @@ pub fn write_lock(start: &Path, warnings: &mut Vec<String>) -> Result<(String, b
     // A kept link (`AGENTS.md -> CLAUDE.md`) is not an output ai-rulez writes; its target is pinned.
     let mut outputs = pinned_outputs(&plan, &sections);
     outputs.retain(|output| !report.kept_links.contains(&output.path));
-    let lock = LockFile::new(items, outputs, servers);
+    let includes = project
+        .fetched_includes
+        .iter()
+        .map(crate::git_include::FetchedInclude::pin)
+        .collect();
+    let lock = LockFile::new(items, outputs, servers, includes);
     let text = lock.to_text();
     let current = project
         .dir
@@ -108,6 +119,72 @@ pub fn write_lock(start: &Path, warnings: &mut Vec<String>) -> Result<(String, b
         write::write_file(&project.dir, &paths.lock_file, text.as_bytes())?;
     }
     Ok((paths.lock_file, changed))
+}
+
+/// One git include whose pin `lock --update-includes` looked at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct IncludeMove {
+    /// The include's name.
+    pub name: String,
+    /// The commit pinned before (`None`: not pinned yet).
+    pub from: Option<String>,
+    /// The commit pinned now.
+    pub to: String,
+}
+
+/// `lock --update-includes`: fetches every git include of the project around `start` and pins
+/// the commit its `ref` names now, keeping every other entry of the lock as it is (the
+/// generated files still match the old pins until `generate` runs). Without a lock it writes a
+/// whole one, as `ai-rulez lock` does. Returns the lock path, whether its bytes changed, and one
+/// entry per git include, in config order.
+///
+/// Errors: load errors (an include that cannot be fetched, among them); a lock that cannot be
+/// read (run `ai-rulez lock`); as [`write_lock`] when there is no lock yet.
+pub(crate) fn update_include_pins(
+    start: &Path,
+    warnings: &mut Vec<String>,
+) -> Result<(String, bool, Vec<IncludeMove>)> {
+    let paths = locate(start)?;
+    let project = project::load_with(start, crate::git_include::GitIncludes::Update, warnings)?;
+    let current = project
+        .dir
+        .read(&paths.lock_file, super::MAX_LOCK_BYTES)?
+        .map(|(bytes, _)| String::from_utf8_lossy(&bytes).into_owned());
+    let old = match &current {
+        Some(text) => Some(LockFile::parse(&paths.lock_file, text)?),
+        None => None,
+    };
+    let moves: Vec<IncludeMove> = project
+        .fetched_includes
+        .iter()
+        .map(|fetched| IncludeMove {
+            name: fetched.include.name.clone(),
+            from: old.as_ref().and_then(|lock| {
+                lock.includes
+                    .iter()
+                    .find(|row| row.is_for(&fetched.include))
+                    .map(|row| row.commit.clone())
+            }),
+            to: fetched.commit.clone(),
+        })
+        .collect();
+    let Some(old) = old else {
+        drop(project);
+        let (path, changed) = write_lock(start, warnings)?;
+        return Ok((path, changed, moves));
+    };
+    let pins = project
+        .fetched_includes
+        .iter()
+        .map(crate::git_include::FetchedInclude::pin)
+        .collect();
+    let text = old.with_includes(pins).to_text();
+    let changed = current.as_deref() != Some(text.as_str());
+    if changed {
+        let _lock = project.dir.lock()?;
+        write::write_file(&project.dir, &paths.lock_file, text.as_bytes())?;
+    }
+    Ok((paths.lock_file, changed, moves))
 }
 
 /// What to compare the lock with.
@@ -162,7 +239,7 @@ pub fn check_lock(start: &Path, against: Against, sources_only: bool) -> Result<
                 .collect(),
         ));
     }
-    let servers = config.map(|config| {
+    let servers = config.as_ref().map(|config| {
         config
             .mcp_servers
             .iter()
@@ -173,6 +250,12 @@ pub fn check_lock(start: &Path, against: Against, sources_only: bool) -> Result<
             .collect::<Vec<_>>()
     });
     let mut changes = source_changes(&lock, &items, servers.as_deref());
+    if let Some(config) = &config {
+        changes.extend(super::includes::include_changes(
+            &lock.includes,
+            &config.git_includes,
+        ));
+    }
     if !sources_only {
         let root = paths.root.clone();
         let ignored = move |paths: &[&str]| crate::git::ignored_among(&root, paths);

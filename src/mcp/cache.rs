@@ -178,7 +178,12 @@ impl Projects {
         // A file that does not load (invalid UTF-8, broken YAML) must not take the whole project
         // down: the other items are served and the reply names the broken file.
         let parses = self.parses.entry(root.to_path_buf()).or_default();
-        let (loaded, errors) = project::load_lenient_cached(root, &mut warnings, Some(parses))?;
+        let (loaded, errors) = project::load_lenient_cached(
+            root,
+            &mut warnings,
+            Some(parses),
+            crate::git_include::GitIncludes::Fetch,
+        )?;
         let problems: Vec<String> = errors
             .iter()
             .flat_map(|error| {

@@ -1053,7 +1053,7 @@ fn hook_install_outside_a_repository_is_an_error() {
 
 /// The vectors as the Rust unit test in `src/lock/digest.rs` asserts them (and the Go
 /// ai-rulez publishes them), by the names `tests/lock_vectors.py` prints.
-const VECTORS: [(&str, &str); 9] = [
+const VECTORS: [(&str, &str); 10] = [
     (
         "leaf-skill-md",
         "cbac10c14a090ab0301ad17b0013e8c960c5960d5574dcabf38867b98987c621",
@@ -1089,6 +1089,10 @@ const VECTORS: [(&str, &str); 9] = [
     (
         "skill-script-crlf",
         "sha256:5b9fcff355356346b64a0f8146b7c65b765f377d1deddf29318ef9e686e7ee92",
+    ),
+    (
+        "include-dir",
+        "sha256:94a2c6de5e10aa7eef64adb55330c4a84c02d49566d56adcedbd7f5db2ddf01c",
     ),
 ];
 

@@ -11,6 +11,7 @@ mod crash;
 mod edit_hints;
 mod effective_context;
 mod fuzz;
+mod git_includes;
 mod golden;
 mod hostile;
 mod import;

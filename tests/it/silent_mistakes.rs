@@ -378,31 +378,43 @@ source = \"git+https://ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A@github.com/o/r\"
 
 #[test]
 fn b65_credentials_in_include_urls_are_masked_everywhere_and_scanned() {
+    if cfg!(feature = "https") {
+        // With HTTPS these includes would be fetched from the internet; git_includes.rs covers
+        // masking with a local server instead.
+        crate::support::skip_notice("b65 expects a build without the `https` feature");
+        return;
+    }
     let project = Project::empty();
     project.write(".ai-rulez/config.toml", CONFIG_WITH_CREDENTIALS);
     project.write(".ai-rulez/rules/style.md", "Use rustfmt.\n");
-    let skipped = [
-        "warning: .ai-rulez/config.toml: include `https://user:****@git.example.com/rules.git` is a git source; git includes are not fetched yet, so its content is left out",
-        "warning: .ai-rulez/config.toml: include `shared` (git+https://****@github.com/o/r) is a git source; git includes are not fetched yet, so its content is left out",
-    ];
-    let generate = project.run(&["generate"]);
-    generate.expect_code(0);
-    assert_eq!(warnings(&generate.stderr()), skipped);
-    let lock = project.run(&["lock"]);
-    lock.expect_code(0);
-    assert_eq!(warnings(&lock.stderr()), skipped);
-    let explain = project.run(&["explain", "src/a.rs"]);
-    explain.expect_code(0);
-    assert_eq!(warnings(&explain.stderr()), skipped);
-    let validate = project.run(&["validate"]);
+    // The includes are fetched now; this build has no HTTPS client, so both are errors that
+    // show their URLs masked (tests/it/git_includes.rs covers fetching with credentials).
+    let cache = tempfile::tempdir().expect("cache");
+    let env = [("AI_RULEZ_CACHE_DIR", cache.path().to_str().expect("utf8"))];
+    let why = "this ai-rulez was built without HTTPS support for git includes; use an SSH URL (`git+ssh://git@host/owner/repo.git` or `git@host:owner/repo.git`), send this one over SSH with git's `url.<base>.insteadOf`, or install a build with HTTPS (`cargo install --path . --features https`)";
+    let failed = format!(
+        "error: .ai-rulez/config.toml: `includes[0]` (https://user:****@git.example.com/rules.git): {why}\n.ai-rulez/config.toml: `includes[1]` (`shared`, git+https://****@github.com/o/r): {why}\n"
+    );
+    let generate = project.run_with_env(&["generate"], &env);
+    generate.expect_code(1);
+    assert_eq!(generate.stderr(), failed);
+    let lock = project.run_with_env(&["lock"], &env);
+    lock.expect_code(1);
+    assert_eq!(lock.stderr(), failed);
+    let explain = project.run_with_env(&["explain", "src/a.rs"], &env);
+    explain.expect_code(1);
+    assert_eq!(explain.stderr(), failed);
+    let validate = project.run_with_env(&["validate"], &env);
     assert_eq!(
         validate.stdout(),
-        "\
-.ai-rulez/config.toml: AR314 include `https://user:****@git.example.com/rules.git` is a git source; git includes are not fetched yet, so its content is left out
-.ai-rulez/config.toml: AR314 include `shared` (git+https://****@github.com/o/r) is a git source; git includes are not fetched yet, so its content is left out
+        format!(
+            "\
+.ai-rulez/config.toml: AR304 `includes[0]` (https://user:****@git.example.com/rules.git): {why}
+.ai-rulez/config.toml: AR304 `includes[1]` (`shared`, git+https://****@github.com/o/r): {why}
 "
+        )
     );
-    let scan = project.run(&["scan"]);
+    let scan = project.run_with_env(&["scan"], &env);
     scan.expect_code(2);
     assert_eq!(
         scan.stdout(),
@@ -426,7 +438,11 @@ fn b65_credentials_in_include_urls_are_masked_everywhere_and_scanned() {
         }
     }
     // MCP replies: the config resource, and the warnings of the generate and validate tools.
-    let mut server = crate::mcp::Server::start(project.path());
+    let mut server = crate::mcp::Server::start_with(
+        project.path(),
+        &["--toolsets", crate::mcp::ALL_TOOLSETS],
+        &env,
+    );
     let config = server.request(
         "resources/read",
         serde_json::json!({"uri": "ai-rulez://config"}),
@@ -440,7 +456,10 @@ fn b65_credentials_in_include_urls_are_masked_everywhere_and_scanned() {
     let generated = server
         .call("generate_outputs", serde_json::json!({}))
         .to_string();
-    assert!(generated.contains("(git+https://****@github.com/o/r) is a git source"));
+    assert!(
+        generated.contains("`includes[1]` (`shared`, git+https://****@github.com/o/r): this ai-rulez was built without HTTPS support"),
+        "{generated}"
+    );
     for reply in [
         generated,
         server

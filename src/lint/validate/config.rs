@@ -58,6 +58,7 @@ pub(super) fn config_error_code(kind: InvalidKind) -> &'static str {
         | InvalidKind::DuplicateId
         | InvalidKind::FrontmatterValue
         | InvalidKind::IncludeNotFolder
+        | InvalidKind::GitInclude
         | InvalidKind::ConfigValue
         | InvalidKind::Other => "AR311",
     }
@@ -81,6 +82,7 @@ pub(super) fn load_error_code(kind: InvalidKind) -> &'static str {
         | InvalidKind::NotRegularFile
         | InvalidKind::ControlCharacterInName
         | InvalidKind::IncludeNotFolder
+        | InvalidKind::GitInclude
         | InvalidKind::ConfigValue
         | InvalidKind::McpServer
         | InvalidKind::Other => "AR304",

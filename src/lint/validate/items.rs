@@ -45,7 +45,8 @@ impl Checker<'_> {
         if item.kind == Kind::Skill {
             self.skill_name(item);
         }
-        if !inline {
+        // A git include's links point into its own repository, which is not on disk here.
+        if !inline && !crate::git_include::is_fetched_path(&item.source_path) {
             self.links(item, &text);
             self.texts.insert(
                 file,

@@ -21,6 +21,7 @@ fn every_error_kind_maps_to_its_intended_code() {
         (InvalidKind::DuplicateId, "AR704", "AR311"),
         (InvalidKind::FrontmatterValue, "AR304", "AR311"),
         (InvalidKind::IncludeNotFolder, "AR304", "AR311"),
+        (InvalidKind::GitInclude, "AR304", "AR311"),
         (InvalidKind::ConfigValue, "AR304", "AR311"),
         (InvalidKind::McpServer, "AR304", "AR602"),
         (InvalidKind::Other, "AR304", "AR311"),
@@ -39,7 +40,7 @@ fn every_error_kind_maps_to_its_intended_code() {
     }
     let kinds: std::collections::HashSet<InvalidKind> =
         table.iter().map(|(kind, _, _)| *kind).collect();
-    assert_eq!(kinds.len(), 16, "each kind once");
+    assert_eq!(kinds.len(), 17, "each kind once");
 }
 
 #[test]
