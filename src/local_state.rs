@@ -4,6 +4,7 @@
 //! `.gitignore`, so it stays out of git even when the managed `.gitignore` block is off (the
 //! default).
 
+use crate::confined_fs::ProjectDir;
 use crate::error::Result;
 use crate::project::Project;
 
@@ -27,17 +28,24 @@ pub(crate) fn path(project: &Project, name: &str) -> String {
 ///
 /// Errors: [`crate::error::Error::Refused`] for a symlink on the way; I/O.
 pub(crate) fn keep_out_of_git(project: &Project) -> Result<()> {
-    let ignore = path(project, IGNORE_FILE);
-    if project.dir.info(&ignore)?.is_some() {
+    let folder = path(project, "");
+    keep_folder_out_of_git(&project.dir, folder.trim_end_matches('/'))
+}
+
+/// Makes sure the machine-local folder `local_folder` (project-relative, e.g.
+/// `.ai-rulez/local`) holds its ignore file, for writers that have the project's folder but no
+/// loaded project (`ai-rulez import`); a file already there is kept as it is.
+///
+/// Errors: [`crate::error::Error::Refused`] for a symlink on the way; I/O.
+pub(crate) fn keep_folder_out_of_git(dir: &ProjectDir, local_folder: &str) -> Result<()> {
+    let ignore = format!("{local_folder}/{IGNORE_FILE}");
+    if dir.info(&ignore)?.is_some() {
         return Ok(());
     }
-    match project
-        .dir
-        .create_new(&ignore, IGNORE_TEXT.as_bytes(), 0o644)
-    {
+    match dir.create_new(&ignore, IGNORE_TEXT.as_bytes(), 0o644) {
         Ok(()) => Ok(()),
         // Another process created it between the look and the write: it is there, as wanted.
-        Err(_) if project.dir.info(&ignore)?.is_some() => Ok(()),
+        Err(_) if dir.info(&ignore)?.is_some() => Ok(()),
         Err(error) => Err(error),
     }
 }

@@ -157,11 +157,7 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
         }
         Mode::DryRun => {
             for change in &report.changes {
-                out(&format!(
-                    "{}: {}",
-                    change.status.action_word(),
-                    change.shown_path()
-                ));
+                out(&change_line(change));
                 print_saved(change);
                 print_diff(change.diff.as_deref().unwrap_or_default());
             }
@@ -182,11 +178,7 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
                 .iter()
                 .filter(|change| !matches!(change.status, Status::Unchanged | Status::Kept))
             {
-                out(&format!(
-                    "{}: {}",
-                    change.status.action_word(),
-                    change.shown_path()
-                ));
+                out(&change_line(change));
                 print_saved(change);
                 print_diff(change.diff.as_deref().unwrap_or_default());
             }
@@ -215,6 +207,17 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
         }
     }
     Ok(if drift { 2 } else { 0 })
+}
+
+/// The line a dry run or a write prints for `change`: `update: CLAUDE.md`, with the writer's
+/// note on an update when it has one (a file adopted after an import says so).
+fn change_line(change: &crate::write::Change) -> String {
+    let line = format!("{}: {}", change.status.action_word(), change.shown_path());
+    // A forced update is followed by its `save:` line, which says enough.
+    match (&change.detail, change.status, &change.saved_as) {
+        (Some(detail), Status::Update, None) => format!("{line} ({detail})"),
+        _ => line,
+    }
 }
 
 /// Prints, for every `edited:` and `blocked:` path, how to keep or drop what is there (the

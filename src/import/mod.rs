@@ -176,6 +176,23 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
             dir.create_new(path, bytes, 0o644)
         });
         results.into_iter().collect::<Result<Vec<()>>>()?;
+        // The assistants' files whose text became items: still holding the bytes read, the next
+        // `generate` may replace them (see `write::adoption`) instead of refusing them as
+        // hand-written, which would leave every imported file in the way of its own output.
+        let origins: HashSet<&str> = found
+            .drafts
+            .iter()
+            .map(|draft| draft.origin.as_str())
+            .collect();
+        let adopted = tree
+            .read_files
+            .take()
+            .into_iter()
+            .filter(|(path, _)| {
+                origins.contains(path.as_str()) && crate::presets::is_output_path(path)
+            })
+            .collect();
+        crate::write::adoption::record(&dir, ".ai-rulez", adopted)?;
     }
     created.sort();
     unchanged.sort();

@@ -20,6 +20,9 @@ pub(crate) struct Tree<'a> {
     /// Entries of the folders read that cannot be imported (symlinks, names that are not
     /// UTF-8, pipes and devices), one sentence each, in the order met.
     pub left_out: std::cell::RefCell<Vec<String>>,
+    /// Every file read as an item (path → [`crate::hash::content_digest`] of the bytes read),
+    /// for the record that lets the next `generate` replace the ones still unchanged.
+    pub read_files: std::cell::RefCell<std::collections::BTreeMap<String, String>>,
 }
 
 impl<'a> Tree<'a> {
@@ -28,6 +31,7 @@ impl<'a> Tree<'a> {
         Self {
             dir,
             left_out: std::cell::RefCell::new(Vec::new()),
+            read_files: std::cell::RefCell::new(std::collections::BTreeMap::new()),
         }
     }
 
@@ -93,6 +97,9 @@ impl<'a> Tree<'a> {
             ));
             return Ok(None);
         }
+        self.read_files
+            .borrow_mut()
+            .insert(path.to_owned(), crate::hash::content_digest(path, &bytes));
         let own_text = std::str::from_utf8(&bytes)
             .ok()
             .and_then(crate::write::without_section);

@@ -4,6 +4,7 @@
 //! leaves unchanged bytes alone. `--check`, `--dry-run`, `generate` and `clean` share the same
 //! analysis; only [`Mode::Write`] touches the disk.
 
+pub(crate) mod adoption;
 mod bookkeeping;
 mod disk;
 mod entries;
@@ -196,7 +197,21 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         Mode::Write => Some(settings.dir.lock()?),
         Mode::Check | Mode::DryRun => None,
     };
-    let (old_manifest, manifest_warnings, interrupted) = read_manifest(settings)?;
+    let (mut old_manifest, manifest_warnings, interrupted) = read_manifest(settings)?;
+    // Files `ai-rulez import` read and that still hold those bytes are provably in .ai-rulez/
+    // now: their digests prove them replaceable (never deletable: only `files` are orphans).
+    let adopted = adoption::path_for(&settings.manifest_path)
+        .map(|path| adoption::read(settings.dir, &path))
+        .unwrap_or_default();
+    for (path, digest) in &adopted {
+        if crate::presets::is_output_path(path) && !old_manifest.files.contains_key(path) {
+            old_manifest
+                .alternates
+                .entry(path.clone())
+                .or_default()
+                .insert(digest.clone());
+        }
+    }
     let mut state = State {
         settings,
         report: Report {
@@ -211,6 +226,7 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         secrets_resolved: mode != Mode::Check,
         refused_content: std::collections::BTreeMap::new(),
         originals: Vec::new(),
+        adopted,
     };
     let stats_path = stat_cache::path_for(&settings.manifest_path)
         .filter(|_| plan.outputs.len() >= stat_cache::LEAST_OUTPUTS);
@@ -343,6 +359,8 @@ struct State<'a> {
     /// Files `--force` overwrites although ai-rulez cannot prove it wrote them: (path, bytes on
     /// disk, permission bits), saved by [`State::name_originals`] before anything is written.
     originals: Vec<(String, Vec<u8>, u32)>,
+    /// The files `ai-rulez import` read (path → digest of the bytes read), see [`adoption`].
+    adopted: std::collections::BTreeMap<String, String>,
 }
 
 impl<'a> State<'a> {
@@ -442,8 +460,25 @@ impl<'a> State<'a> {
                 }
             }
         };
+        // Replaced because an import read exactly these bytes: said, so the first run after an
+        // import does not look like it overwrote hand-written files without asking.
+        let adopted = status == Status::Update
+            && !same
+            && !old.files.contains_key(path)
+            && disk.is_some_and(|disk| {
+                self.adopted
+                    .get(path)
+                    .is_some_and(|digest| *digest == content_digest(path, disk))
+            });
         let detail = match status {
+            Status::Update if adopted => Some(
+                "adopted: `ai-rulez import` read this file into .ai-rulez/ and it is unchanged since, so it is now generated"
+                    .to_owned(),
+            ),
             Status::Edited => Some(edited_detail(path, source)),
+            Status::Blocked if self.adopted.contains_key(path) => Some(format!(
+                "changed since `ai-rulez import` read it into .ai-rulez/; to keep the change, copy it into its item under .ai-rulez/ and run `ai-rulez generate --force`; to drop it, run `ai-rulez generate --force` alone (either saves the file as {path}.orig first)"
+            )),
             Status::Blocked => Some(format!(
                 "exists and was not written by ai-rulez; to keep it, move it away (or its text into .ai-rulez/); to replace it, run `ai-rulez generate --force`, which saves it as {path}.orig first"
             )),

@@ -28,7 +28,9 @@ fn imported_tree(project: &Project) -> String {
         .unwrap_or_default();
     let mut tree = String::new();
     for path in project.files() {
-        if path.starts_with(".ai-rulez/") {
+        // `.ai-rulez/local/` describes this machine (the record of the files read), not the
+        // imported content.
+        if path.starts_with(".ai-rulez/") && !path.starts_with(".ai-rulez/local/") {
             tree.push_str(&format!("== {path} ==\n{}", project.read(&path)));
         }
     }
@@ -66,7 +68,7 @@ fn dry_run_writes_nothing_and_lists_the_files_a_real_run_creates() {
         let created: Vec<String> = project
             .files()
             .into_iter()
-            .filter(|path| !before.contains(path))
+            .filter(|path| !before.contains(path) && !path.starts_with(".ai-rulez/local/"))
             .map(|path| format!("create: {path}\n"))
             .collect();
         assert_eq!(real.stdout(), created.concat(), "{source}");
@@ -189,25 +191,91 @@ fn generate_adopts_native_files_with_the_same_text_without_force() {
 }
 
 #[test]
-fn generate_refuses_a_native_file_with_other_text_and_shows_the_diff() {
+fn generate_adopts_every_file_the_import_read_while_it_is_unchanged() {
+    // The real Cursor tree's rules carry empty `description:` and `globs:` keys that ai-rulez
+    // does not write: the text differs, but the import read exactly these bytes, so the first
+    // generate replaces them without `--force` and says why.
     let project = fixture("cursor");
     project.run(&["import", "--from", "cursor"]).expect_code(0);
-    let before = project.read(".cursor/rules/general.mdc");
+    assert_eq!(
+        project.read(".ai-rulez/local/.gitignore"),
+        "# Written by ai-rulez: this folder describes one machine (usage, ledger, activity).\n*\n"
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    let adopted = "(adopted: `ai-rulez import` read this file into .ai-rulez/ and it is unchanged since, so it is now generated)";
+    assert_eq!(
+        run.stdout(),
+        format!(
+            "create: .ai-rulez/.generated-manifest.json\n\
+             update: .cursor/rules/general.mdc {adopted}\n\
+             update: .cursor/rules/solidity.mdc {adopted}\n"
+        )
+    );
+    assert!(
+        project
+            .read(".cursor/rules/solidity.mdc")
+            .contains("\nglobs: *.sol\nalwaysApply: false\n---\n"),
+        "{}",
+        project.read(".cursor/rules/solidity.mdc")
+    );
+    let copies: Vec<String> = project
+        .files()
+        .into_iter()
+        .filter(|path| path.contains(".orig"))
+        .collect();
+    assert_eq!(copies, Vec::<String>::new());
+    project.run(&["generate", "--check"]).expect_code(0);
+}
+
+#[test]
+fn generate_refuses_a_file_changed_after_the_import_and_shows_the_diff() {
+    let project = fixture("cursor");
+    project.run(&["import", "--from", "cursor"]).expect_code(0);
+    let changed = format!(
+        "{}- Added after the import.\n",
+        project.read(".cursor/rules/general.mdc")
+    );
+    project.write(".cursor/rules/general.mdc", &changed);
     let run = project.run(&["generate"]);
     run.expect_code(1);
     let stderr = run.stderr();
     assert!(
         stderr.contains("--- a/.cursor/rules/general.mdc\n+++ b/.cursor/rules/general.mdc\n")
-            && stderr.contains("\n-description: \n")
+            && stderr.contains("\n-- Added after the import.\n")
             && stderr.contains(
-                "ai-rulez generate --force`, which saves it as .cursor/rules/general.mdc.orig"
+                ".cursor/rules/general.mdc: changed since `ai-rulez import` read it into .ai-rulez/; to keep the change, copy it into its item under .ai-rulez/ and run `ai-rulez generate --force`"
             ),
         "{stderr}"
     );
-    assert_eq!(project.read(".cursor/rules/general.mdc"), before);
+    // Refused as a whole: the unchanged sibling is not written either.
+    assert_eq!(project.read(".cursor/rules/general.mdc"), changed);
+    assert!(
+        !project
+            .read(".cursor/rules/solidity.mdc")
+            .contains("Content-Hash")
+    );
     let forced = project.run(&["generate", "--force"]);
     forced.expect_code(0);
-    assert_eq!(project.read(".cursor/rules/general.mdc.orig"), before);
+    assert_eq!(project.read(".cursor/rules/general.mdc.orig"), changed);
+    assert!(
+        !project
+            .files()
+            .contains(&".cursor/rules/solidity.mdc.orig".to_owned())
+    );
+}
+
+#[test]
+fn an_instruction_file_the_import_split_is_replaced_whole_not_given_a_second_copy() {
+    // Before, generate kept the imported AGENTS.md and added its section: every rule twice.
+    let project = fixture("agents-md");
+    project
+        .run(&["import", "--from", "agents-md"])
+        .expect_code(0);
+    project.run(&["generate"]).expect_code(0);
+    let agents = project.read("AGENTS.md");
+    assert_eq!(agents.matches("Codebase map").count(), 1, "{agents}");
+    assert!(!agents.contains("<!-- BEGIN ai-rulez"), "{agents}");
 }
 
 /// A rulesync tree in the shape `bench/make-sample.sh` writes, and the `.ai-rulez/` tree that

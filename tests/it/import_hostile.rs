@@ -102,7 +102,12 @@ fn the_generated_section_of_a_hand_written_file_is_not_imported_back() {
         "# Mine\n\n## Build\n\nRun make.\n\n## Test\n\nRun cargo test.\n",
     );
     project.run(&["import", "--from", "claude"]).expect_code(0);
-    // generate keeps the hand-written CLAUDE.md and adds its section after the text.
+    // Edited after the import, CLAUDE.md is no longer the file the import read, so generate
+    // keeps it hand-written and adds its section after the text.
+    project.write(
+        "CLAUDE.md",
+        "# Mine, edited\n\n## Build\n\nRun make.\n\n## Test\n\nRun cargo test.\n",
+    );
     project.run(&["generate"]).expect_code(0);
     assert!(project.read("CLAUDE.md").contains("<!-- BEGIN ai-rulez"));
     let again = project.run(&["import", "--from", "claude"]);

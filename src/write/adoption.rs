@@ -1,0 +1,120 @@
+//! The machine-local record of the assistants' files `ai-rulez import` read
+//! (`.ai-rulez/local/imported.json`), so the first `generate` after an import may replace them:
+//! their text is under `.ai-rulez/` now, and a file still holding exactly the bytes the import
+//! read loses nothing when it becomes a generated file. A file changed after the import no longer
+//! matches its digest and is refused as before, with its diff.
+//!
+//! Format (version 1, sorted keys, 2-space JSON, trailing newline):
+//! `{"version": 1, "files": {path: "sha256:.."}}`, each digest taken as the manifest takes it
+//! ([`crate::hash::content_digest`]: line ends normalised).
+//!
+//! The record only ever grants the writer leave to replace a file at a path it generates; it is
+//! never a reason to read or delete anything, so a damaged or hand-edited record is safe to
+//! ignore (the files then count as hand-written, as without it).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::confined_fs::ProjectDir;
+use crate::error::Result;
+
+/// The record's file name in the machine-local folder.
+pub(crate) const FILE_NAME: &str = "imported.json";
+
+/// Largest record read (16 MiB): far above the record of a project with 100,000 imported files.
+const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
+
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    version: u32,
+    files: BTreeMap<String, String>,
+}
+
+/// Where the record of a project whose manifest is `manifest_path` lives: in the machine-local
+/// folder beside the manifest (`.ai-rulez/local/imported.json`); `None` for a project without a
+/// config folder (a root `ai-rulez.toml`).
+#[must_use]
+pub(crate) fn path_for(manifest_path: &str) -> Option<String> {
+    manifest_path
+        .strip_suffix("/.generated-manifest.json")
+        .map(|folder| format!("{folder}/local/{FILE_NAME}"))
+}
+
+/// The recorded files: project-relative path → `sha256:<hex>` digest of the bytes the import
+/// read. Empty when there is no record, or when it cannot be read or parsed (see the module
+/// documentation: ignoring it is always safe).
+#[must_use]
+pub(crate) fn read(dir: &ProjectDir, record_path: &str) -> BTreeMap<String, String> {
+    let Ok(Some((bytes, _))) = dir.read(record_path, MAX_RECORD_BYTES) else {
+        return BTreeMap::new();
+    };
+    serde_json::from_slice::<Stored>(&bytes)
+        .ok()
+        .filter(|stored| stored.version == 1)
+        .map(|stored| stored.files)
+        .unwrap_or_default()
+}
+
+/// Adds `files` (path → digest, as [`read`] returns them) to the record of the config folder
+/// `config_folder` (e.g. `.ai-rulez`), keeping the entries already there for other paths, and
+/// makes sure the machine-local folder keeps itself out of git. The record is replaced whole
+/// (temporary file and rename), so a crash leaves the old record or the new one.
+///
+/// Errors: [`crate::error::Error::Refused`] for a symlink on the way; I/O errors.
+pub(crate) fn record(
+    dir: &ProjectDir,
+    config_folder: &str,
+    files: BTreeMap<String, String>,
+) -> Result<()> {
+    if files.is_empty() {
+        return Ok(());
+    }
+    let local_folder = format!("{config_folder}/local");
+    crate::local_state::keep_folder_out_of_git(dir, &local_folder)?;
+    let record_path = format!("{local_folder}/{FILE_NAME}");
+    let mut recorded = read(dir, &record_path);
+    recorded.extend(files);
+    let stored = Stored {
+        version: 1,
+        files: recorded,
+    };
+    let mut text = serde_json::to_string_pretty(&stored).map_err(std::io::Error::other)?;
+    text.push('\n');
+    dir.write(&record_path, text.as_bytes(), 0o644)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_record_sits_beside_the_manifest_in_the_local_folder() {
+        assert_eq!(
+            path_for(".ai-rulez/.generated-manifest.json").as_deref(),
+            Some(".ai-rulez/local/imported.json")
+        );
+        assert_eq!(path_for(".generated-manifest.json"), None);
+    }
+
+    #[test]
+    fn records_merge_and_a_damaged_record_reads_as_empty() {
+        let folder = tempfile::tempdir().unwrap();
+        let dir = ProjectDir::open(folder.path()).unwrap();
+        let first = BTreeMap::from([("CLAUDE.md".to_owned(), "sha256:aa".to_owned())]);
+        record(&dir, ".ai-rulez", first).unwrap();
+        let second = BTreeMap::from([("AGENTS.md".to_owned(), "sha256:bb".to_owned())]);
+        record(&dir, ".ai-rulez", second).unwrap();
+        let path = ".ai-rulez/local/imported.json";
+        assert_eq!(
+            fs_err::read_to_string(folder.path().join(path)).unwrap(),
+            "{\n  \"version\": 1,\n  \"files\": {\n    \"AGENTS.md\": \"sha256:bb\",\n    \"CLAUDE.md\": \"sha256:aa\"\n  }\n}\n"
+        );
+        assert_eq!(
+            fs_err::read_to_string(folder.path().join(".ai-rulez/local/.gitignore")).unwrap(),
+            "# Written by ai-rulez: this folder describes one machine (usage, ledger, activity).\n*\n"
+        );
+        fs_err::write(folder.path().join(path), "{\"version\": 1, \"files\": [").unwrap();
+        assert!(read(&dir, path).is_empty());
+    }
+}
