@@ -11,26 +11,44 @@ use crate::import::Found;
 use crate::import::draft::{Draft, Scope, globs_of, meaningful_globs, string_list, text_of};
 use crate::import::tree::{Tree, carry_keys};
 
-/// rulesync's tool names and ours; a name not listed is kept as written (with a note).
-const TARGETS: [(&str, &str); 20] = [
-    ("kiro-ide", "kiro"),
-    ("kiro-cli", "kiro"),
-    ("claudecode", "claude"),
-    ("claudecode-legacy", "claude"),
-    ("cursor", "cursor"),
-    ("copilot", "copilot"),
-    ("codexcli", "codex"),
+/// rulesync's tool names (its `ALL_TOOL_TARGETS`, checked 2026-12-02) and ours; a name not
+/// listed (`agentsskills`, `deepagents`, `pi`, `omp`, `rovodev`, `takt`, `vibe`: no ai-rulez
+/// preset) is kept as written, with a note.
+const TARGETS: [(&str, &str); 34] = [
     ("agentsmd", "codex"),
-    ("geminicli", "gemini"),
-    ("cline", "cline"),
-    ("windsurf", "windsurf"),
-    ("devin", "devin"),
-    ("kiro", "kiro"),
-    ("opencode", "opencode"),
-    ("junie", "junie"),
+    ("amazonqcli", "amazonq"),
     ("amp", "amp"),
     ("antigravity", "antigravity"),
+    ("antigravity-cli", "antigravity"),
+    ("antigravity-ide", "antigravity"),
+    ("augmentcode", "augment"),
+    ("augmentcode-legacy", "augment"),
+    ("claudecode", "claude"),
+    ("claudecode-legacy", "claude"),
+    ("cline", "cline"),
+    ("codexcli", "codex"),
+    ("copilot", "copilot"),
+    // Copilot CLI reads the Copilot instructions and `.mcp.json`, both of the copilot preset.
+    ("copilotcli", "copilot"),
+    ("cursor", "cursor"),
+    ("devin", "devin"),
+    ("factorydroid", "factory"),
+    ("geminicli", "gemini"),
+    ("goose", "goose"),
+    ("grokcli", "grok"),
+    ("junie", "junie"),
+    ("kilo", "kilo"),
+    ("kiro", "kiro"),
+    ("kiro-cli", "kiro"),
+    ("kiro-ide", "kiro"),
+    ("opencode", "opencode"),
+    ("qwencode", "qwen"),
+    ("replit", "replit"),
+    ("roo", "roo"),
+    ("warp", "warp"),
+    ("windsurf", "windsurf"),
     ("zed", "zed"),
+    // Our own names, as a hand-edited rulesync file may use them.
     ("claude", "claude"),
     ("codex", "codex"),
 ];
@@ -219,4 +237,52 @@ fn stem(path: &str, prefix: &str, suffix: &str) -> String {
         .strip_suffix(suffix)
         .unwrap_or(relative)
         .replace('/', "-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rulesync_target_maps_to_a_preset_that_exists() {
+        let presets: Vec<String> = crate::presets::builtin_specs()
+            .unwrap()
+            .into_iter()
+            .map(|spec| spec.name)
+            .collect();
+        for (theirs, ours) in TARGETS {
+            assert!(
+                presets.iter().any(|name| name == ours),
+                "{theirs} -> {ours}"
+            );
+        }
+    }
+
+    #[test]
+    fn newer_rulesync_targets_are_mapped_and_unknown_ones_are_named() {
+        let mut notes = Vec::new();
+        let targets = serde_json::json!([
+            "augmentcode",
+            "qwencode",
+            "factorydroid",
+            "copilotcli",
+            "copilot",
+            "roo",
+            "kilo",
+            "warp",
+            "vibe"
+        ]);
+        assert_eq!(
+            map_targets(&targets, ".rulesync/rules/a.md", &mut notes),
+            [
+                "augment", "qwen", "factory", "copilot", "roo", "kilo", "warp", "vibe"
+            ]
+        );
+        assert_eq!(
+            notes,
+            [
+                ".rulesync/rules/a.md: target `vibe` is no ai-rulez preset; kept as written, so the item reaches no assistant until you change it"
+            ]
+        );
+    }
 }
