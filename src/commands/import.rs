@@ -9,8 +9,9 @@ use crate::import::Source;
 
 /// Runs `import`; returns the exit code (0). Prints `create: <path>` per file on stdout (the
 /// same list with `--dry-run`), `unchanged: <path>` for files that already hold the imported
-/// text, and notes on stderr; with `--format json`, one document with `created`, `unchanged`
-/// and `notes`.
+/// text, `update: .ai-rulez/config.toml` when the source's presets or MCP servers are added to
+/// an existing config, and notes on stderr; with `--format json`, one document with `created`,
+/// `updated`, `unchanged` and `notes`.
 ///
 /// Errors: nothing to import, a clash with an existing `.ai-rulez/` file (nothing written), a
 /// source file that cannot be read.
@@ -37,6 +38,7 @@ pub(crate) fn run(global: &Global, args: &ImportArgs) -> anyhow::Result<u8> {
             "from": source.name(),
             "dry_run": args.dry_run,
             "created": outcome.created,
+            "updated": outcome.updated,
             "unchanged": outcome.unchanged,
             "notes": outcome.notes,
         }));
@@ -44,6 +46,9 @@ pub(crate) fn run(global: &Global, args: &ImportArgs) -> anyhow::Result<u8> {
     }
     for path in &outcome.created {
         out(&format!("create: {path}"));
+    }
+    for path in &outcome.updated {
+        out(&format!("update: {path}"));
     }
     for path in &outcome.unchanged {
         out(&format!("unchanged: {path}"));
@@ -58,8 +63,15 @@ pub(crate) fn run(global: &Global, args: &ImportArgs) -> anyhow::Result<u8> {
     } else {
         "created"
     };
+    let updated = if outcome.updated.is_empty() {
+        String::new()
+    } else if args.dry_run {
+        format!(", would update {}", outcome.updated.join(", "))
+    } else {
+        format!(", updated {}", outcome.updated.join(", "))
+    };
     err(&format!(
-        "{verb} {} file(s), {} already there; next: `ai-rulez generate --dry-run --diff` shows what the assistants' files become",
+        "{verb} {} file(s){updated}, {} already there; next: `ai-rulez generate --dry-run --diff` shows what the assistants' files become",
         outcome.created.len(),
         outcome.unchanged.len()
     ));

@@ -1,9 +1,11 @@
 //! `ai-rulez import`: reads another tool's setup (rulesync, ruler, an assistant's native rule
 //! folders, CLAUDE.md/AGENTS.md, the Go ai-rulez's `ai-rulez.yaml`) into `.ai-rulez/`, keeping
 //! what each item applies to (always, globs, model-decided, manual) and for which assistants.
-//! It only creates files: an existing `.ai-rulez/` file with other content stops the import
-//! before anything is written, and `--dry-run` lists the same files without writing.
+//! It creates item files only (an existing `.ai-rulez/` file with other content stops the import
+//! before anything is written) and adds the source's presets and MCP servers to an existing
+//! `config.toml` (see `config_update`); `--dry-run` lists the same files without writing.
 
+mod config_update;
 pub(crate) mod draft;
 mod mcp;
 mod native;
@@ -90,6 +92,9 @@ pub(crate) struct Outcome {
     pub root: PathBuf,
     /// Project-relative paths created (or to create), sorted.
     pub created: Vec<String>,
+    /// Existing files the import changes (`.ai-rulez/config.toml` gaining the source's presets
+    /// and MCP servers; see `config_update`).
+    pub updated: Vec<String>,
     /// Project-relative paths that already hold exactly the imported content, sorted.
     pub unchanged: Vec<String>,
     /// What was left out or changed on the way, one sentence each.
@@ -127,10 +132,22 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
             native::looked_at(source)
         )));
     }
-    let files = plan_files(&root, &dir, &mut found)?;
+    let Planned { files, config_edit } = plan_files(&root, &dir, &mut found)?;
     // Held from the existence check to the last create: a file another writer (a second
     // import, an MCP create tool) adds in between would otherwise stop the import half done.
     let _lock = if dry_run { None } else { Some(dir.lock()?) };
+    let config_path = ".ai-rulez/config.toml";
+    if let Some((planned_from, _)) = &config_edit
+        && !dry_run
+        && dir
+            .read(config_path, crate::content::MAX_FILE_BYTES)?
+            .is_none_or(|(now, _)| now != *planned_from)
+    {
+        return Err(Error::refused(
+            config_path,
+            "changed while the import was reading it; nothing was written, run the import again",
+        ));
+    }
     let mut created = Vec::new();
     let mut unchanged = Vec::new();
     let mut clashes = Vec::new();
@@ -193,12 +210,18 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
             })
             .collect();
         crate::write::adoption::record(&dir, ".ai-rulez", adopted)?;
+        // Last: items created and the config not yet updated is what importing again completes.
+        if let Some((_, text)) = &config_edit {
+            dir.write(config_path, text.as_bytes(), 0o644)?;
+        }
     }
+    let updated: Vec<String> = config_edit.iter().map(|_| config_path.to_owned()).collect();
     created.sort();
     unchanged.sort();
     Ok(Outcome {
         root,
         created,
+        updated,
         unchanged,
         notes: found.notes,
     })
@@ -206,39 +229,64 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
 
 /// The files to create (`config.toml` first when there is none yet), then each item
 /// under its kind's folder with a unique id, checked to load as `generate` will load it.
-fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(String, Vec<u8>)>> {
+fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Planned> {
     let mut files = Vec::new();
     let config_path = ".ai-rulez/config.toml";
     let config_exists = dir.info(config_path)?.is_some()
         || dir.info(".ai-rulez/config.yaml")?.is_some()
         || dir.info(".ai-rulez/config.yml")?.is_some();
+    let known: Vec<String> = crate::presets::builtin_specs()?
+        .into_iter()
+        .map(|spec| spec.name)
+        .collect();
+    let (presets, unknown): (Vec<String>, Vec<String>) = std::mem::take(&mut found.presets)
+        .into_iter()
+        .partition(|preset| known.contains(preset));
+    if !unknown.is_empty() {
+        found.notes.push(format!(
+            "not enabled, no ai-rulez preset: {}",
+            unknown.join(", ")
+        ));
+    }
+    found.presets = presets;
+    let mut config_edit = None;
     if config_exists {
-        if !found.mcp_servers.is_empty() {
-            let names: Vec<&str> = found
-                .mcp_servers
-                .iter()
-                .map(|server| server.name.as_str())
-                .collect();
-            found.notes.push(format!(
-                "MCP servers {} were not added: .ai-rulez/config.toml exists and import does not change it; add them as [[mcp_servers]] entries by hand",
-                names.join(", ")
-            ));
+        match dir.read(config_path, crate::content::MAX_FILE_BYTES)? {
+            Some((bytes, _)) => {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let update = config_update::add_presets_and_servers(
+                    config_path,
+                    &text,
+                    &found.presets,
+                    &found.mcp_servers,
+                );
+                found.notes.extend(update.notes);
+                if let Some(new) = &update.text {
+                    let mut warnings = Vec::new();
+                    let config = crate::config::parse(config_path, new, false, &mut warnings)?;
+                    let imported =
+                        |name: &str| found.mcp_servers.iter().any(|server| server.name == name);
+                    let mut notes = Vec::new();
+                    screen_servers(config_path, &config.mcp_servers, imported, &mut notes);
+                    found.notes.extend(notes);
+                }
+                config_edit = update.text.map(|new| (bytes, new));
+            }
+            None if !found.mcp_servers.is_empty() || !found.presets.is_empty() => {
+                let names: Vec<&str> = found
+                    .mcp_servers
+                    .iter()
+                    .map(|server| server.name.as_str())
+                    .collect();
+                found.notes.push(format!(
+                    "the project's config is YAML, which import does not edit; add the presets {} and the MCP servers {} by hand",
+                    found.presets.join(", "),
+                    names.join(", ")
+                ));
+            }
+            None => {}
         }
     } else {
-        let known: Vec<String> = crate::presets::builtin_specs()?
-            .into_iter()
-            .map(|spec| spec.name)
-            .collect();
-        let (presets, unknown): (Vec<String>, Vec<String>) = std::mem::take(&mut found.presets)
-            .into_iter()
-            .partition(|preset| known.contains(preset));
-        if !unknown.is_empty() {
-            found.notes.push(format!(
-                "not enabled, no ai-rulez preset: {}",
-                unknown.join(", ")
-            ));
-        }
-        found.presets = presets;
         let name = found.name.clone().unwrap_or_else(|| {
             root.file_name().map_or_else(
                 || "project".to_owned(),
@@ -256,21 +304,7 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
         // The servers pass the screening `scan` gives them (literal secrets in `env` or
         // `headers`, hidden characters, ...); its errors are said, as for items, since the
         // servers are the project's own.
-        for server in &config.mcp_servers {
-            let server_text = crate::lint::screen::mcp_server_text(server);
-            let findings = crate::lint::screen::screen(
-                &server_text,
-                crate::lint::screen::ScreenKind::McpServer,
-            );
-            for finding in findings {
-                if finding.severity == crate::lint::Severity::Error {
-                    found.notes.push(format!(
-                        "{config_path}: MCP server `{}`: review it, screening found: {} {}",
-                        server.name, finding.code, finding.message
-                    ));
-                }
-            }
-        }
+        screen_servers(config_path, &config.mcp_servers, |_| true, &mut found.notes);
         files.push((config_path.to_owned(), text.into_bytes()));
     }
     let mut taken: HashSet<(u8, String)> = HashSet::new();
@@ -339,7 +373,37 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Vec<(S
             ));
         }
     }
-    Ok(files)
+    Ok(Planned { files, config_edit })
+}
+
+/// What an import writes: the files to create, and the edit of an existing `config.toml` (the
+/// bytes it was planned from, and its new text).
+struct Planned {
+    files: Vec<(String, Vec<u8>)>,
+    config_edit: Option<(Vec<u8>, String)>,
+}
+
+/// Screens the MCP servers of `servers` that `chosen` accepts (by name) as `scan` does, adding
+/// a note per error finding.
+fn screen_servers(
+    config_path: &str,
+    servers: &[crate::mcp_config::McpServer],
+    chosen: impl Fn(&str) -> bool,
+    notes: &mut Vec<String>,
+) {
+    for server in servers.iter().filter(|server| chosen(&server.name)) {
+        let server_text = crate::lint::screen::mcp_server_text(server);
+        let findings =
+            crate::lint::screen::screen(&server_text, crate::lint::screen::ScreenKind::McpServer);
+        for finding in findings {
+            if finding.severity == crate::lint::Severity::Error {
+                notes.push(format!(
+                    "{config_path}: MCP server `{}`: review it, screening found: {} {}",
+                    server.name, finding.code, finding.message
+                ));
+            }
+        }
+    }
 }
 
 /// The item file of `draft`: its path, its text, and the screening's findings in it and in

@@ -422,3 +422,60 @@ fn claude_paths_cursor_activations_and_ruler_servers_keep_their_meaning() {
     );
     assert_eq!(ruler.read(".ai-rulez/rules/agents.md"), "# Overview\n");
 }
+
+#[test]
+fn a_second_import_adds_its_preset_and_servers_to_the_existing_config() {
+    let project = Project::empty();
+    project.write("CLAUDE.md", "# App\n\n## Build\n\nRun make.\n");
+    project.run(&["import", "--from", "claude"]).expect_code(0);
+    let config = project.read(".ai-rulez/config.toml");
+    project.write(
+        ".ai-rulez/config.toml",
+        &format!(
+            "{config}\n# A comment of ours.\n[[mcp_servers]]\nname = \"github\"\ncommand = \"gh\"\n"
+        ),
+    );
+    project.write(
+        ".cursor/rules/style.mdc",
+        "---\nalwaysApply: true\n---\n\nUse tabs.\n",
+    );
+    project.write(
+        ".cursor/mcp.json",
+        "{\"mcpServers\": {\"github\": {\"command\": \"gh\"}, \"docs\": {\"command\": \"npx\", \"args\": [\"docs-mcp\"]}}}",
+    );
+    let dry = project.run(&["import", "--from", "cursor", "--dry-run"]);
+    dry.expect_code(0);
+    assert_eq!(
+        dry.stdout(),
+        "create: .ai-rulez/rules/style.md\nupdate: .ai-rulez/config.toml\n"
+    );
+    let before = project.read(".ai-rulez/config.toml");
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(0);
+    assert_eq!(run.stdout(), dry.stdout());
+    assert!(
+        run.stderr().contains(
+            "note: .ai-rulez/config.toml: MCP server `github` is already configured; the config's entry is kept as it is\n"
+        ) && run.stderr().contains("note: .ai-rulez/config.toml: presets `cursor` added\n")
+            && run.stderr().contains("note: .ai-rulez/config.toml: MCP servers `docs` added\n"),
+        "{}",
+        run.stderr()
+    );
+    let expected = before.replace(
+        "presets = [\"claude\"]",
+        "presets = [\"claude\", \"cursor\"]",
+    ) + "\n[[mcp_servers]]\nname = \"docs\"\ncommand = \"npx\"\nargs = [\"docs-mcp\"]\n";
+    assert_eq!(project.read(".ai-rulez/config.toml"), expected);
+    project.run(&["generate"]).expect_code(0);
+    assert!(
+        project
+            .read(".cursor/rules/style.mdc")
+            .contains("Use tabs.")
+    );
+    // Importing once more changes nothing: the rule file is generated now (skipped with a
+    // note), and the config has both servers and the preset.
+    let again = project.run(&["import", "--from", "cursor"]);
+    again.expect_code(0);
+    assert_eq!(again.stdout(), "");
+    assert_eq!(project.read(".ai-rulez/config.toml"), expected);
+}

@@ -270,7 +270,11 @@ fn an_id_differing_only_in_case_from_an_existing_item_is_told_apart() {
     );
     let run = project.run(&["import", "--from", "cursor"]);
     run.expect_code(0);
-    assert_eq!(run.stdout(), "create: .ai-rulez/rules/style-2.md\n");
+    // The existing config gains the cursor preset the import came from.
+    assert_eq!(
+        run.stdout(),
+        "create: .ai-rulez/rules/style-2.md\nupdate: .ai-rulez/config.toml\n"
+    );
     assert_eq!(project.read(".ai-rulez/rules/style-2.md"), "Theirs.\n");
     assert_eq!(
         project.read(".ai-rulez/rules/Style.md"),
