@@ -431,7 +431,7 @@ fn a_second_import_adds_its_preset_and_servers_to_the_existing_config() {
     let config = project.read(".ai-rulez/config.toml");
     project.write(
         ".ai-rulez/config.toml",
-        &format!(
+        format!(
             "{config}\n# A comment of ours.\n[[mcp_servers]]\nname = \"github\"\ncommand = \"gh\"\n"
         ),
     );
