@@ -121,7 +121,7 @@ pub(crate) fn push(found: &mut Found, origin: &str, name: &str, entry: &Value) {
         _ if url.is_some() && command.is_none() => Some("http".to_owned()),
         _ => None,
     };
-    let args = entry
+    let args: Vec<String> = entry
         .get("args")
         .and_then(Value::as_array)
         .map(|items| {
@@ -140,6 +140,15 @@ pub(crate) fn push(found: &mut Found, origin: &str, name: &str, entry: &Value) {
         ));
         return;
     }
+    let (command, args) = match go_ai_rulez_through_a_runner(command.as_deref(), &args) {
+        Some(was) => {
+            found.notes.push(format!(
+                "{origin}: MCP server `{name}` started the Go ai-rulez's server through a package runner (`{was}`); it now starts this ai-rulez's: `ai-rulez mcp` (ai-rulez must be on PATH)"
+            ));
+            (Some("ai-rulez".to_owned()), vec!["mcp".to_owned()])
+        }
+        None => (command, args),
+    };
     found.mcp_servers.push(McpServer {
         name: name.to_owned(),
         command,
@@ -149,6 +158,24 @@ pub(crate) fn push(found: &mut Found, origin: &str, name: &str, entry: &Value) {
         url,
         headers: pairs("headers"),
     });
+}
+
+/// The command line as written when `command` and `args` start the Go ai-rulez's MCP server
+/// through a package runner (`npx -y ai-rulez@latest mcp`, `bunx ai-rulez mcp`, `pnpm dlx ...`),
+/// which is what its generated configs hold; `None` for anything else.
+fn go_ai_rulez_through_a_runner(command: Option<&str>, args: &[String]) -> Option<String> {
+    let command = command?;
+    let runner = command.rsplit(['/', '\\']).next().unwrap_or(command);
+    if !matches!(runner, "npx" | "bunx" | "pnpx" | "pnpm" | "yarn") {
+        return None;
+    }
+    let package = args
+        .iter()
+        .position(|arg| arg == "ai-rulez" || arg.starts_with("ai-rulez@"))?;
+    if args.get(package + 1).map(String::as_str) != Some("mcp") {
+        return None;
+    }
+    Some(format!("{command} {}", args.join(" ")))
 }
 
 /// The `config.toml` of a new project: `name`, `description`, `presets` and the servers.
@@ -217,4 +244,37 @@ pub(crate) fn config_text(
         }
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split(' ').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn the_go_tools_server_through_a_runner_is_recognised_and_others_are_not() {
+        assert_eq!(
+            go_ai_rulez_through_a_runner(Some("npx"), &words("-y ai-rulez@latest mcp")).as_deref(),
+            Some("npx -y ai-rulez@latest mcp")
+        );
+        assert_eq!(
+            go_ai_rulez_through_a_runner(Some("bunx"), &words("ai-rulez mcp")).as_deref(),
+            Some("bunx ai-rulez mcp")
+        );
+        assert_eq!(
+            go_ai_rulez_through_a_runner(Some("npx"), &words("-y ai-rulez@latest generate")),
+            None
+        );
+        assert_eq!(
+            go_ai_rulez_through_a_runner(Some("npx"), &words("-y other-mcp mcp")),
+            None
+        );
+        assert_eq!(
+            go_ai_rulez_through_a_runner(Some("ai-rulez"), &words("mcp")),
+            None
+        );
+    }
 }
