@@ -83,6 +83,9 @@ pub(crate) struct Found {
     pub description: Option<String>,
     /// What was left out or changed on the way, one sentence each.
     pub notes: Vec<String>,
+    /// Source files whose items lost something on the way (a key ai-rulez does not read): the
+    /// next `generate` must not adopt them unasked, since replacing them would lose it there too.
+    pub lossy: std::collections::BTreeSet<String>,
 }
 
 /// The result of an import: every file created (or, with `dry_run`, that would be), sorted.
@@ -206,7 +209,9 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
             .take()
             .into_iter()
             .filter(|(path, _)| {
-                origins.contains(path.as_str()) && crate::presets::is_output_path(path)
+                origins.contains(path.as_str())
+                    && !found.lossy.contains(path)
+                    && crate::presets::is_output_path(path)
             })
             .collect();
         crate::write::adoption::record(&dir, ".ai-rulez", adopted)?;

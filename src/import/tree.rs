@@ -247,11 +247,13 @@ pub(crate) fn carry_keys(
     }
     if !dropped.is_empty() {
         found.notes.push(format!(
-            "{}: left out keys ai-rulez does not read for this {}: {}",
+            "{}: left out keys ai-rulez does not read for this {}: {}; so `generate` will not replace {} unasked (it shows the diff; `--force` keeps a copy)",
             draft.origin,
             draft.kind.noun(),
-            dropped.join(", ")
+            dropped.join(", "),
+            draft.origin
         ));
+        found.lossy.insert(draft.origin.clone());
     }
 }
 

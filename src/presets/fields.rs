@@ -187,6 +187,36 @@ fn opencode_tool(name: &str) -> Option<&'static [&'static str]> {
     Some(tools)
 }
 
+/// VS Code's built-in tool names before the `set/tool` spelling (`fetch`, `githubRepo`, ...), as
+/// prompt files and chat modes written in 2025 list them and VS Code still reads them; kept as
+/// written so importing a Copilot agent and generating it again loses none of its tools.
+const VSCODE_LEGACY_TOOLS: [&str; 24] = [
+    "changes",
+    "codebase",
+    "editFiles",
+    "extensions",
+    "fetch",
+    "findTestFiles",
+    "githubRepo",
+    "new",
+    "openSimpleBrowser",
+    "problems",
+    "readCellOutput",
+    "runCommands",
+    "runNotebooks",
+    "runTasks",
+    "runTests",
+    "searchResults",
+    "terminalLastCommand",
+    "terminalSelection",
+    "testFailure",
+    "think",
+    "todos",
+    "updateUserPreferences",
+    "usages",
+    "vscodeAPI",
+];
+
 /// The VS Code tool set for one Claude Code tool name; a VS Code name (a tool set, or
 /// `set/tool`, or `server/*`) is kept. `None` when there is no counterpart.
 fn copilot_tool(name: &str) -> Option<String> {
@@ -203,7 +233,8 @@ fn copilot_tool(name: &str) -> Option<String> {
                 || [
                     "read", "edit", "search", "execute", "web", "todo", "agent", "vscode",
                 ]
-                .contains(&other) =>
+                .contains(&other)
+                || VSCODE_LEGACY_TOOLS.contains(&other) =>
         {
             other
         }
@@ -429,6 +460,19 @@ mod tests {
             r#"{"tools":{"bash":false,"edit":false,"glob":false,"grep":true,"list":false,"patch":false,"read":true,"todoread":false,"todowrite":false,"webfetch":false,"write":false}}"#
         );
         assert_eq!(translated.left_out, ["tools Task", "model sonnet"]);
+    }
+
+    #[test]
+    fn vs_code_tool_names_of_either_spelling_are_kept_for_copilot() {
+        let tools = source(&[(
+            "tools",
+            serde_json::json!(["fetch", "githubRepo", "search/codebase", "Read", "grep"]),
+        )]);
+        let copilot = translate(Vocabulary::Copilot, &tools);
+        assert_eq!(
+            copilot.values["tools"],
+            serde_json::json!(["fetch", "githubRepo", "search/codebase", "read"])
+        );
     }
 
     #[test]

@@ -479,3 +479,41 @@ fn a_second_import_adds_its_preset_and_servers_to_the_existing_config() {
     assert_eq!(again.stdout(), "");
     assert_eq!(project.read(".ai-rulez/config.toml"), expected);
 }
+
+#[test]
+fn a_file_that_lost_keys_on_import_is_not_adopted_and_vs_code_tool_names_survive() {
+    let project = Project::empty();
+    project.write(
+        ".github/prompts/review.prompt.md",
+        "---\ndescription: Review a PR\nmode: agent\n---\n\nReview it.\n",
+    );
+    project.write(
+        ".github/agents/planner.agent.md",
+        "---\ndescription: Planner\ntools: ['fetch', 'githubRepo', 'search']\n---\n\nPlan things.\n",
+    );
+    let import = project.run(&["import", "--from", "copilot"]);
+    import.expect_code(0);
+    assert!(
+        import.stderr().contains(
+            "note: .github/prompts/review.prompt.md: left out keys ai-rulez does not read for this command: mode; so `generate` will not replace .github/prompts/review.prompt.md unasked"
+        ),
+        "{}",
+        import.stderr()
+    );
+    let refused = project.run(&["generate"]);
+    refused.expect_code(1);
+    assert!(
+        refused.stderr().contains("\n-mode: agent\n"),
+        "{}",
+        refused.stderr()
+    );
+    fs_err::remove_file(project.path().join(".github/prompts/review.prompt.md")).unwrap();
+    project.run(&["generate"]).expect_code(0);
+    assert!(
+        project
+            .read(".github/agents/planner.agent.md")
+            .contains("\ntools:\n  - fetch\n  - githubRepo\n  - search\n"),
+        "{}",
+        project.read(".github/agents/planner.agent.md")
+    );
+}
