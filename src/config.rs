@@ -191,7 +191,89 @@ pub fn parse(path: &str, text: &str, yaml: bool, warnings: &mut Vec<String>) -> 
         ));
     };
     let reader = Reader { path };
-    reader.build(&root, yaml, warnings)
+    reader
+        .build(&root, yaml, warnings)
+        .map_err(|error| match error {
+            // The reader knows the key; the line is found here, where the text is, so `generate`
+            // names it as `validate` does.
+            Error::Invalid {
+                kind,
+                path,
+                line: None,
+                key_path: Some(key_path),
+                message,
+            } => Error::Invalid {
+                kind,
+                line: key_path_line(text, &key_path),
+                path,
+                key_path: Some(key_path),
+                message,
+            },
+            other => other,
+        })
+}
+
+/// `table`'s values under keys prefixed with `at.` (`mcp_servers[0].command`), so the readers
+/// of single values name the whole key path in their errors.
+fn table_at(table: &Map<String, Value>, at: &str) -> Map<String, Value> {
+    table
+        .iter()
+        .map(|(key, value)| (format!("{at}.{key}"), value.clone()))
+        .collect()
+}
+
+/// Line of the config key at `key_path` (`a.b`, `mcp_servers[1]`, `mcp_servers[1].url`,
+/// `presets[2]`, `profiles.backend`): for a key inside an entry of a `[[table]]` list, the line
+/// assigning it within that entry, else the entry's header (for an inline list, the line
+/// assigning the list); otherwise the first line assigning or opening the path's
+/// last key (TOML `key =`, YAML `key:`, or a `[key]` table). Best effort, `None` when not found.
+#[must_use]
+pub(crate) fn key_path_line(config: &str, key_path: &str) -> Option<usize> {
+    if let Some((table, index, rest)) = key_path.split_once('[').and_then(|(table, rest)| {
+        let (digits, rest) = rest.split_once(']')?;
+        let index = digits.parse::<usize>().ok()?;
+        (!table.contains('.')).then_some((table, index, rest))
+    }) {
+        let header_text = format!("[[{table}]]");
+        let Some(header) = config
+            .lines()
+            .enumerate()
+            .filter(|(_, line)| line.trim() == header_text)
+            .nth(index)
+            .map(|(number, _)| number + 1)
+        else {
+            // A list written inline (`presets = [...]`): the line assigning it.
+            return config
+                .lines()
+                .position(|line| assigns(line, table))
+                .map(|number| number + 1);
+        };
+        let Some(key) = rest.strip_prefix('.') else {
+            return Some(header);
+        };
+        let key = key.split(['.', '[']).next().unwrap_or(key);
+        let within = config
+            .lines()
+            .skip(header)
+            .take_while(|line| !line.trim_start().starts_with('['))
+            .position(|line| assigns(line, key))
+            .map(|offset| header + offset + 1);
+        return within.or(Some(header));
+    }
+    let last = key_path.rsplit('.').next()?;
+    let last = last.split('[').next()?;
+    config
+        .lines()
+        .position(|line| assigns(line, last) || line.trim().trim_end() == format!("[{last}]"))
+        .map(|index| index + 1)
+}
+
+/// Whether `line` assigns `key` (TOML `key =`, YAML `key:`).
+fn assigns(line: &str, key: &str) -> bool {
+    line.trim_start().strip_prefix(key).is_some_and(|rest| {
+        let rest = rest.trim_start();
+        rest.starts_with('=') || rest.starts_with(':')
+    })
 }
 
 struct Reader<'a> {
@@ -687,7 +769,9 @@ impl Reader<'_> {
                     ));
                 }
             }
-            if self.optional_bool(table, "enabled")? == Some(false) {
+            // Errors name the entry (`mcp_servers[0].command`), so the line found is its own.
+            let entry = table_at(table, &at);
+            if self.optional_bool(&entry, &format!("{at}.enabled"))? == Some(false) {
                 continue;
             }
             if servers.iter().any(|server| server.name == *name) {
@@ -708,7 +792,7 @@ impl Reader<'_> {
                     ));
                 }
             };
-            let url = self.optional_string(table, "url")?;
+            let url = self.optional_string(&entry, &format!("{at}.url"))?;
             let transport = match transport_text.as_str() {
                 "" if url.is_some() => Transport::Http,
                 "" | "stdio" | "local" => Transport::Stdio,
@@ -721,7 +805,7 @@ impl Reader<'_> {
                     ));
                 }
             };
-            let command = self.optional_string(table, "command")?;
+            let command = self.optional_string(&entry, &format!("{at}.command"))?;
             match transport {
                 Transport::Stdio if command.is_none() => {
                     return Err(self.error(

@@ -229,7 +229,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             error.to_string(),
-            "c.toml: `includes[1].name`: the include name `git://h/r.git` is also used by `includes[0]`; give each include its own `name`"
+            "c.toml:5: `includes[1].name`: the include name `git://h/r.git` is also used by `includes[0]`; give each include its own `name`"
         );
     }
 }

@@ -429,7 +429,7 @@ fn config_toolsets_choose_and_the_cli_flag_overrides_them() {
         ".ai-rulez/config.toml",
         format!("{CONFIG}\n[mcp]\ntoolsets = [\"read\", \"raed\"]\n"),
     );
-    let message = ".ai-rulez/config.toml: `mcp.toolsets`: unknown toolset `raed`; valid toolsets: read, skills, author, admin, learn, memory, context";
+    let message = ".ai-rulez/config.toml:7: `mcp.toolsets`: unknown toolset `raed`; valid toolsets: read, skills, author, admin, learn, memory, context";
     let run = project.run(&["generate"]);
     run.expect_code(1);
     assert_eq!(run.stderr(), format!("error: {message}\n"));

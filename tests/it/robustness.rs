@@ -476,3 +476,28 @@ fn requests_read_before_the_end_of_input_are_all_answered() {
         }
     }
 }
+
+#[test]
+fn a_config_value_of_the_wrong_type_is_named_with_its_line_by_generate() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"x\"\npresets = [\"claude\"]\n\n[[mcp_servers]]\nname = \"a\"\ncommand = \"a\"\n\n[[mcp_servers]]\nname = \"b\"\nargs = []\ncommand = 5\n",
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr(),
+        "error: .ai-rulez/config.toml:12: `mcp_servers[1].command`: must be a string\n"
+    );
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"x\"\n\n# The assistants.\npresets = \"claude\"\n",
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr(),
+        "error: .ai-rulez/config.toml:5: `presets`: must be a list of preset names\n"
+    );
+}

@@ -5,35 +5,7 @@ use super::{Checker, line_text};
 use crate::error::{Error, InvalidKind};
 use crate::presets;
 
-/// Line of the config key at `key_path` (`a.b`, `mcp_servers[1]`, `profiles.backend`): the
-/// `[[mcp_servers]]` header of that entry, else the first line assigning or opening the path's
-/// last key (TOML `key =`, YAML `key:`, or a `[key]` table). Best effort, `None` when not found.
-pub(super) fn key_path_line(config: &str, key_path: &str) -> Option<usize> {
-    if let Some(index) = key_path
-        .strip_prefix("mcp_servers[")
-        .and_then(|rest| rest.split(']').next())
-        .and_then(|digits| digits.parse::<usize>().ok())
-    {
-        return config
-            .lines()
-            .enumerate()
-            .filter(|(_, line)| line.trim() == "[[mcp_servers]]")
-            .nth(index)
-            .map(|(number, _)| number + 1);
-    }
-    let last = key_path.rsplit('.').next()?;
-    let last = last.split('[').next()?;
-    config
-        .lines()
-        .position(|line| {
-            let line = line.trim_start();
-            line.strip_prefix(last).is_some_and(|rest| {
-                let rest = rest.trim_start();
-                rest.starts_with('=') || rest.starts_with(':')
-            }) || line.trim_end() == format!("[{last}]")
-        })
-        .map(|index| index + 1)
-}
+pub(super) use crate::config::key_path_line;
 
 /// The first `` `quoted` `` part of a loader warning, which names the config key it is about.
 fn quoted_key(warning: &str) -> Option<&str> {
