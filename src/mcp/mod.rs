@@ -606,7 +606,8 @@ impl ServerHandler for Server {
                 {
                     resources::read_skill(catalog.skill_shelf(), &request.uri).map_err(ToolError)
                 } else {
-                    resources::read(&catalog.project, &request.uri).map_err(ToolError)
+                    resources::read(&catalog.project, catalog.skill_shelf(), &request.uri)
+                        .map_err(ToolError)
                 }
             })
         })

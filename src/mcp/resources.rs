@@ -153,10 +153,38 @@ pub(crate) fn read_skill(shelf: &SkillShelf, uri: &str) -> Result<Vec<ResourceCo
     ])
 }
 
-/// Reads a resource.
+/// `Err` naming the findings when `kind`/`name` is a skill `shelf` withholds (screening found an
+/// error in it): its text must not reach an agent through the item tools or resources either,
+/// or withholding it from `load_skill` would mean nothing.
 ///
-/// Errors: a message for an unknown URI or a missing item.
-pub(crate) fn read(project: &Project, uri: &str) -> Result<Vec<ResourceContents>, String> {
+/// Errors: the message, with the reasons and the way out.
+pub(crate) fn refuse_withheld_skill(
+    shelf: &SkillShelf,
+    kind: &str,
+    name: &str,
+) -> Result<(), String> {
+    if kind != "skill" {
+        return Ok(());
+    }
+    match shelf.withheld.iter().find(|skill| skill.name == name) {
+        Some(withheld) => Err(format!(
+            "skill `{}` is withheld: {}; a person must review its files (`ai-rulez scan` names the findings), or replace it with update_skill",
+            name.escape_debug(),
+            withheld.reasons.join("; ")
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Reads a resource; an item resource of a skill `shelf` withholds is refused (see
+/// [`refuse_withheld_skill`]).
+///
+/// Errors: a message for an unknown URI, a missing item or a withheld skill.
+pub(crate) fn read(
+    project: &Project,
+    shelf: &SkillShelf,
+    uri: &str,
+) -> Result<Vec<ResourceContents>, String> {
     let Some(rest) = uri.strip_prefix("ai-rulez://") else {
         return Err(format!(
             "unknown resource `{uri}`; URIs start with ai-rulez:// or skill://"
@@ -214,6 +242,7 @@ pub(crate) fn read(project: &Project, uri: &str) -> Result<Vec<ResourceContents>
                 }
         })
         .ok_or_else(|| format!("no {kind} named `{name}`"))?;
+    refuse_withheld_skill(shelf, kind, name)?;
     let text = project
         .text_of(&item.source_path)
         .ok_or_else(|| format!("{} cannot be read", item.source_path))?;

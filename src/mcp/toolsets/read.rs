@@ -122,7 +122,7 @@ fn read_item() -> ToolSpec {
     ToolSpec {
         name: "read_item".into(),
         title: "Read an item".into(),
-        description: "Returns a rule's, context's, skill's, agent's or command's full file text and its hash (pass the hash as expected_hash to update_<kind> or delete_<kind>).".into(),
+        description: "Returns a rule's, context's, skill's, agent's or command's full file text and its hash (pass the hash as expected_hash to update_<kind> or delete_<kind>). A served skill the security screening withholds is refused with its findings.".into(),
         hints: Hints::READ,
         toolset: Toolset::Read,
         pairing: Pairing::NoCommand("people open the Markdown file"),
@@ -134,6 +134,12 @@ fn read_item() -> ToolSpec {
                 local: args.local.unwrap_or(false),
             };
             server.read(args.working_directory.as_deref(), None, |catalog, _| {
+                crate::mcp::resources::refuse_withheld_skill(
+                    catalog.skill_shelf(),
+                    location.kind.noun(),
+                    &location.name,
+                )
+                .map_err(ToolError)?;
                 Ok(Answer::data(authoring::read_item(
                     &catalog.project,
                     &location,
