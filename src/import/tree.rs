@@ -103,13 +103,16 @@ impl<'a> Tree<'a> {
         let own_text = std::str::from_utf8(&bytes)
             .ok()
             .and_then(crate::write::without_section);
-        if let Some(text) = own_text {
+        let document = if let Some(text) = own_text {
             found.notes.push(format!(
                 "{path}: its ai-rulez section is left out (generated from .ai-rulez/); the rest of the file is imported"
             ));
-            return crate::frontmatter::parse(path, text.as_bytes()).map(Some);
-        }
-        crate::frontmatter::parse(path, &bytes).map(Some)
+            crate::frontmatter::parse(path, text.as_bytes())?
+        } else {
+            crate::frontmatter::parse(path, &bytes)?
+        };
+        note_wrong_scope_types(path, &document, found);
+        Ok(Some(document))
     }
 
     /// Project-relative paths of the regular files under `folder` whose name ends with one of
@@ -268,5 +271,42 @@ pub(crate) fn same_targets(
         Vec::new()
     } else {
         names
+    }
+}
+
+/// The frontmatter keys the assistants scope a file with, and the JSON types each takes.
+const SCOPE_KEYS: [(&str, &str); 6] = [
+    ("globs", "a glob or a list of globs"),
+    ("paths", "a glob or a list of globs"),
+    ("applyTo", "a glob or a list of globs"),
+    ("alwaysApply", "true or false"),
+    ("description", "a text"),
+    ("trigger", "a text"),
+];
+
+/// Notes each scope key of `document` whose value has the wrong type (`globs: 5`,
+/// `alwaysApply: "no"`): the readers ignore such a value, so the imported item's scope comes
+/// from the other keys alone, which can make it apply more widely than its author meant. The file
+/// is also marked lossy, so `generate` shows the difference instead of adopting the file.
+fn note_wrong_scope_types(path: &str, document: &Document, found: &mut Found) {
+    for (key, expected) in SCOPE_KEYS {
+        let Some(value) = document.values.get(key) else {
+            continue;
+        };
+        let fits = match (key, value) {
+            (_, serde_json::Value::Null) => true,
+            ("alwaysApply", serde_json::Value::Bool(_)) => true,
+            ("alwaysApply", _) => false,
+            ("description" | "trigger", value) => value.is_string(),
+            (_, serde_json::Value::String(_)) => true,
+            (_, serde_json::Value::Array(items)) => items.iter().all(serde_json::Value::is_string),
+            _ => false,
+        };
+        if !fits {
+            found.notes.push(format!(
+                "{path}: `{key}` is `{value}`, not {expected}; it is ignored, so check the imported item's scope"
+            ));
+            found.lossy.insert(path.to_owned());
+        }
     }
 }

@@ -384,3 +384,26 @@ fn a_renamed_skill_gets_the_name_of_its_new_folder() {
     validate.expect_code(0);
     assert_eq!(validate.stderr(), "validate: no findings\n");
 }
+
+#[test]
+fn a_scope_key_of_the_wrong_type_is_named_and_the_file_is_not_adopted() {
+    let project = Project::empty();
+    project.write(
+        ".cursor/rules/api.mdc",
+        "---\ndescription: API rules\nglobs: 5\nalwaysApply: \"false\"\n---\n\nAPI.\n",
+    );
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stderr(),
+        "note: .cursor/rules/api.mdc: `globs` is `5`, not a glob or a list of globs; it is ignored, so check the imported item's scope\n\
+         note: .cursor/rules/api.mdc: `alwaysApply` is `\"false\"`, not true or false; it is ignored, so check the imported item's scope\n\
+         created 2 file(s), 0 already there; next: `ai-rulez generate --dry-run --diff` shows what the assistants' files become\n"
+    );
+    assert_eq!(
+        project.read(".ai-rulez/rules/api.md"),
+        "---\ndescription: API rules\nactivation: auto\n---\n\nAPI.\n"
+    );
+    // The file the import could not read faithfully is shown, not replaced.
+    project.run(&["generate"]).expect_code(1);
+}
