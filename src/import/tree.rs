@@ -294,8 +294,7 @@ fn note_wrong_scope_types(path: &str, document: &Document, found: &mut Found) {
             continue;
         };
         let fits = match (key, value) {
-            (_, serde_json::Value::Null) => true,
-            ("alwaysApply", serde_json::Value::Bool(_)) => true,
+            (_, serde_json::Value::Null) | ("alwaysApply", serde_json::Value::Bool(_)) => true,
             ("alwaysApply", _) => false,
             ("description" | "trigger", value) => value.is_string(),
             (_, serde_json::Value::String(_)) => true,
