@@ -52,7 +52,13 @@ pub(crate) fn plan(
     }
     let view = project::view(&project, profile, warnings)?;
     let specs = presets::select(&project.config.presets, warnings)?;
-    let environment = |name: &str| std::env::var(name).ok();
+    // Each lookup is noted in the running record of reads (if any), so a remembered run is
+    // only replayed while every variable it read still has the same value.
+    let environment = |name: &str| {
+        let value = std::env::var(name).ok();
+        crate::confined_fs::record::environment(name, value.as_deref());
+        value
+    };
     let placeholder = |_: &str| Some(String::new());
     let lookup: &dyn Fn(&str) -> Option<String> = if mode == Mode::Check {
         &placeholder

@@ -12,6 +12,8 @@ use crate::error::{Error, Result};
 ///
 /// Errors: [`Error::Usage`] when the repository exists but cannot be read.
 pub(crate) fn is_ignored(project_root: &Path, relative: &str) -> Result<bool> {
+    // Git's answer depends on files outside the confined layer's record of reads.
+    crate::confined_fs::record::taint();
     Ok(!ignored_among(project_root, &[relative])?.is_empty())
 }
 
@@ -21,6 +23,8 @@ pub(crate) fn is_ignored(project_root: &Path, relative: &str) -> Result<bool> {
 ///
 /// Errors: [`Error::Usage`] when the repository exists but cannot be read.
 pub(crate) fn ignored_among(project_root: &Path, relative: &[&str]) -> Result<BTreeSet<String>> {
+    // Git's answer depends on files outside the confined layer's record of reads.
+    crate::confined_fs::record::taint();
     let mut ignored = BTreeSet::new();
     if relative.is_empty() {
         return Ok(ignored);
@@ -60,6 +64,8 @@ pub(crate) fn ignored_among(project_root: &Path, relative: &[&str]) -> Result<BT
 /// the project is not inside it.
 #[must_use]
 pub(crate) fn index_prefix(repository: &gix::Repository, project_root: &Path) -> Option<String> {
+    // Git's answer depends on files outside the confined layer's record of reads.
+    crate::confined_fs::record::taint();
     let workdir = fs_err::canonicalize(repository.workdir()?).ok()?;
     let root = fs_err::canonicalize(project_root).ok()?;
     // Index paths are UTF-8 with `/`; a project under a non-UTF-8 folder has no index prefix.
@@ -76,6 +82,8 @@ pub(crate) fn index_prefix(repository: &gix::Repository, project_root: &Path) ->
 ///
 /// Errors: [`Error::Usage`] when the repository exists but its index cannot be read.
 pub(crate) fn is_tracked(project_root: &Path, relative: &str) -> Result<bool> {
+    // Git's answer depends on files outside the confined layer's record of reads.
+    crate::confined_fs::record::taint();
     let Ok(repository) = gix::discover(project_root) else {
         return Ok(false);
     };

@@ -48,6 +48,7 @@ pub(crate) mod presets;
 pub(crate) mod project;
 pub(crate) mod redact;
 pub(crate) mod retrieval;
+pub(crate) mod run_memo;
 pub(crate) mod scope;
 pub(crate) mod search;
 pub(crate) mod settings;

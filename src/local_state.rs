@@ -1,6 +1,6 @@
 //! The machine-local folder `<config folder>/local/`: usage counts, the review ledger, the
-//! activity log and the writer's output stats describe one machine and must never reach git.
-//! This module names the folder's files and makes the folder ignore itself with its own
+//! activity log, the writer's output stats and the memo of the last no-op `generate` describe
+//! one machine and must never reach git. This module names the folder's files and makes the folder ignore itself with its own
 //! `.gitignore`, so it stays out of git even when the managed `.gitignore` block is off (the
 //! default).
 

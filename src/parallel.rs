@@ -39,8 +39,15 @@ pub(crate) fn map_runs_in_order<T: Sync, R: Send>(
     let mut runs = items.chunks(run_length);
     let first = runs.next().unwrap_or_default();
     let work = &work;
+    // The worker threads do part of this thread's run, so they add to its record of reads.
+    let record = crate::confined_fs::record::current();
     std::thread::scope(|scope| {
-        let others: Vec<_> = runs.map(|run| scope.spawn(move || work(run))).collect();
+        let others: Vec<_> = runs
+            .map(|run| {
+                let record = record.clone();
+                scope.spawn(move || crate::confined_fs::record::carry(record, || work(run)))
+            })
+            .collect();
         let mut results: Vec<R> = work(first);
         results.reserve(items.len() - results.len());
         for other in others {

@@ -68,16 +68,61 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
             return Ok(2);
         }
     }
+    let memo_applies = config.mode == Mode::Write
+        && !config.options.force
+        && !config.options.diffs
+        && !is_json(config.format);
+    if memo_applies && let Some((root, memo)) = recall(global, config) {
+        print_warnings(global, &memo.warnings);
+        print_project(global, &root);
+        print_summary(global, 0, memo.unchanged, 0)?;
+        return Ok(0);
+    }
     let mut warnings = Vec::new();
-    let outcome = crate::generate::generate(
+    let began = crate::run_memo::now();
+    if memo_applies {
+        crate::confined_fs::record::start();
+    }
+    let generated = crate::generate::generate(
         &global.start,
         config.profile.as_deref(),
         config.mode,
         config.options,
         &mut warnings,
-    )?;
+    );
+    let recording = crate::confined_fs::record::finish();
+    let outcome = generated?;
     let report = outcome.report;
     let root = outcome.root;
+    if let Some(recording) = recording {
+        warnings.extend(report.warnings.iter().cloned());
+        // A small project runs in full in a few milliseconds, about what reading a memo costs,
+        // and is spared the file.
+        let no_op = report.changes.len() >= crate::run_memo::LEAST_OUTPUTS
+            && report
+                .changes
+                .iter()
+                .all(|change| change.status == Status::Unchanged);
+        let memo = crate::run_memo::Memo {
+            warnings: warnings.clone(),
+            unchanged: report.changes.len(),
+        };
+        let mut recording = recording;
+        // A run that changed something is not a no-op to remember; its memo is dropped.
+        recording.tainted |= !no_op;
+        crate::run_memo::remember(
+            &outcome.project,
+            crate::run_memo::Key {
+                root: &root,
+                config: &outcome.project.config_relative,
+                profile: config.profile.as_deref(),
+            },
+            recording,
+            &memo,
+            began,
+        );
+        warnings.truncate(warnings.len() - report.warnings.len());
+    }
     // The process ends after this command, and the plan and the project of a large project
     // hold hundreds of thousands of allocations (100,000 rules: about a tenth of a no-op run
     // went to freeing them one by one); the system takes the memory back at once instead.
@@ -168,11 +213,7 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
             }
         }
         Mode::Write => {
-            // Say where the project is when it is not where the command ran, so files written
-            // in a parent folder never come as a surprise.
-            if fs_err::canonicalize(&global.start).is_ok_and(|start| start != root) {
-                err(&format!("project: {}", root.display()));
-            }
+            print_project(global, &root);
             for change in report
                 .changes
                 .iter()
@@ -197,13 +238,7 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
                 .iter()
                 .filter(|change| change.status == Status::Orphan)
                 .count();
-            err(&format!(
-                "{written} written, {unchanged} unchanged, {deleted} removed"
-            ));
-            // A lock that no longer matches fails the pre-commit hook: say so now, not there.
-            if let Some(notice) = crate::lock::pin::stale_lock_notice(&global.start)? {
-                err(&notice);
-            }
+            print_summary(global, written, unchanged, deleted)?;
         }
     }
     Ok(if drift { 2 } else { 0 })
@@ -218,6 +253,54 @@ fn change_line(change: &crate::write::Change) -> String {
         (Some(detail), Status::Update, None) => format!("{line} ({detail})"),
         _ => line,
     }
+}
+
+/// The result of the last no-op run of this project with these arguments, when nothing it read
+/// has changed since (see [`crate::run_memo`]): the project root and what the run printed.
+fn recall(
+    global: &Global,
+    config: &GenerateConfig,
+) -> Option<(std::path::PathBuf, crate::run_memo::Memo)> {
+    let (root, config_relative, _) = crate::project::discover(&global.start).ok()?;
+    let dir = crate::confined_fs::ProjectDir::open(&root).ok()?;
+    // Held while the facts are compared, so a writer cannot change them half way.
+    let _lock = dir.lock().ok()?;
+    let memo = crate::run_memo::recall(
+        &dir,
+        crate::run_memo::Key {
+            root: &root,
+            config: config_relative,
+            profile: config.profile.as_deref(),
+        },
+    )?;
+    Some((root, memo))
+}
+
+/// Says where the project is when it is not where the command ran, so files written in a
+/// parent folder never come as a surprise.
+fn print_project(global: &Global, root: &std::path::Path) {
+    if fs_err::canonicalize(&global.start).is_ok_and(|start| start != root) {
+        err(&format!("project: {}", root.display()));
+    }
+}
+
+/// Prints the end of a write run: the counts, and whether the lock is now stale.
+///
+/// Errors: the lock cannot be read.
+fn print_summary(
+    global: &Global,
+    written: usize,
+    unchanged: usize,
+    deleted: usize,
+) -> anyhow::Result<()> {
+    err(&format!(
+        "{written} written, {unchanged} unchanged, {deleted} removed"
+    ));
+    // A lock that no longer matches fails the pre-commit hook: say so now, not there.
+    if let Some(notice) = crate::lock::pin::stale_lock_notice(&global.start)? {
+        err(&notice);
+    }
+    Ok(())
 }
 
 /// Prints, for every `edited:` and `blocked:` path, how to keep or drop what is there (the

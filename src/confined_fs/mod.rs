@@ -11,6 +11,7 @@
 //! still lose the latest writes, as with git's own checkout.
 
 mod lock;
+pub(crate) mod record;
 mod resolve;
 
 use std::io::{Read as _, Write as _};
@@ -114,6 +115,24 @@ impl ProjectDir {
     /// Errors: [`Error::Refused`] when a folder on the way is a symlink or the path is not a
     /// plain relative path; other I/O errors.
     pub fn info(&self, relative: &str) -> Result<Option<Info>> {
+        let found = self.info_unrecorded(relative);
+        self.observe(relative, &found);
+        found
+    }
+
+    /// Notes in the running record (see [`record`]) what a look at `relative` found; an error
+    /// taints the record.
+    fn observe(&self, relative: &str, found: &Result<Option<Info>>) {
+        if !record::active() {
+            return;
+        }
+        match found {
+            Ok(info) => record::note(&self.root, relative, record::Fact::of(*info)),
+            Err(_) => record::taint(),
+        }
+    }
+
+    fn info_unrecorded(&self, relative: &str) -> Result<Option<Info>> {
         let (folder, name) = split_checked(relative)?;
         if folder.is_empty() {
             // Directly in this folder: no folder to open first.
@@ -175,6 +194,12 @@ impl ProjectDir {
     /// Errors: [`Error::Refused`] when a folder on the way is a symlink or the path is not a
     /// plain relative path; other I/O errors.
     pub fn link_target(&self, relative: &str) -> Result<Option<String>> {
+        if record::active() {
+            // The link's own facts: replacing or retargeting it gives it a new inode and
+            // status-change time.
+            let found = self.info_unrecorded(relative);
+            self.observe(relative, &found);
+        }
         let (folder, name) = split_checked(relative)?;
         let parent = match resolve::open_folder(self.handle.as_fd(), folder) {
             Ok(parent) => parent,
@@ -209,13 +234,21 @@ impl ProjectDir {
     /// other I/O.
     pub fn folder(&self, relative: &str) -> Result<Option<ProjectDir>> {
         check_relative(relative)?;
-        match resolve::open_folder(self.handle.as_fd(), relative) {
+        let opened = match resolve::open_folder(self.handle.as_fd(), relative) {
             Ok(handle) => Ok(Some(ProjectDir {
                 root: self.root.join(relative),
                 handle,
             })),
             Err(errno) => absent_or(relative, "opening", errno),
+        };
+        if record::active() {
+            match &opened {
+                Ok(Some(_)) => record::note(&self.root, relative, record::Fact::Folder),
+                Ok(None) => record::note(&self.root, relative, record::Fact::Absent),
+                Err(_) => record::taint(),
+            }
         }
+        opened
     }
 
     /// Reads the regular file at `relative` with its permission bits; `None` when it is absent.
@@ -237,6 +270,21 @@ impl ProjectDir {
         relative: &str,
         max_bytes: u64,
     ) -> Result<Option<(Vec<u8>, Info)>> {
+        let read = self.read_unrecorded(relative, max_bytes);
+        if record::active() {
+            match &read {
+                Ok(found) => record::note(
+                    &self.root,
+                    relative,
+                    record::Fact::of(found.as_ref().map(|(_, info)| *info)),
+                ),
+                Err(_) => record::taint(),
+            }
+        }
+        read
+    }
+
+    fn read_unrecorded(&self, relative: &str, max_bytes: u64) -> Result<Option<(Vec<u8>, Info)>> {
         check_relative(relative)?;
         // O_NONBLOCK: opening a pipe must not wait for a writer; the type is checked right after.
         let file = match resolve::open_beneath(
@@ -285,6 +333,27 @@ impl ProjectDir {
     ///
     /// Errors: [`Error::Refused`] when the folder is or passes through a symlink; other I/O.
     pub fn list(&self, relative: &str) -> Result<Option<Vec<Entry>>> {
+        let listed = self.list_unrecorded(relative);
+        if record::active() {
+            match &listed {
+                Ok(Some(entries)) => record::note(
+                    &self.root,
+                    relative,
+                    record::Fact::Listing(
+                        entries
+                            .iter()
+                            .map(|entry| (entry.name.clone(), entry.kind))
+                            .collect(),
+                    ),
+                ),
+                Ok(None) => record::note(&self.root, relative, record::Fact::Absent),
+                Err(_) => record::taint(),
+            }
+        }
+        listed
+    }
+
+    fn list_unrecorded(&self, relative: &str) -> Result<Option<Vec<Entry>>> {
         if !relative.is_empty() {
             check_relative(relative)?;
         }
@@ -327,6 +396,8 @@ impl ProjectDir {
     ///
     /// Errors: [`Error::Refused`] when the folder is or passes through a symlink; other I/O.
     pub fn list_with_info(&self, relative: &str) -> Result<Option<Vec<(Entry, Info)>>> {
+        // Not used by any recorded run; a record that met it would not describe it.
+        record::taint();
         check_relative(relative)?;
         let folder = match resolve::open_folder(self.handle.as_fd(), relative) {
             Ok(folder) => folder,
@@ -384,6 +455,8 @@ impl ProjectDir {
     }
 
     fn install(&self, relative: &str, bytes: &[u8], mode: u32, how: Install) -> Result<()> {
+        // A run that changes the project is not one a record of reads can stand for.
+        record::taint();
         let (folder, name) = split_checked(relative)?;
         let parent = self.create_folders(folder)?;
         match rustix::fs::statat(&parent, name, AtFlags::SYMLINK_NOFOLLOW) {
@@ -429,6 +502,8 @@ impl ProjectDir {
     /// Errors: [`Error::Refused`] for a symlink on the way or at the path, or anything but a
     /// regular file there; other I/O.
     pub fn append_line(&self, relative: &str, line: &[u8]) -> Result<()> {
+        // A run that changes the project is not one a record of reads can stand for.
+        record::taint();
         let (folder, _) = split_checked(relative)?;
         self.create_folders(folder)?;
         let file = resolve::open_beneath(
@@ -480,6 +555,8 @@ impl ProjectDir {
     /// Errors: [`Error::Refused`] when a folder on the way is a symlink, or a folder is at the
     /// path; other I/O.
     pub fn remove_file(&self, relative: &str) -> Result<bool> {
+        // A run that changes the project is not one a record of reads can stand for.
+        record::taint();
         let (folder, name) = split_checked(relative)?;
         let parent = match resolve::open_folder(self.handle.as_fd(), folder) {
             Ok(parent) => parent,
@@ -501,6 +578,8 @@ impl ProjectDir {
     ///
     /// Errors: [`Error::Refused`] when the folder is or passes through a symlink; other I/O.
     pub fn remove_tree(&self, relative: &str) -> Result<()> {
+        // A run that changes the project is not one a record of reads can stand for.
+        record::taint();
         let (folder, name) = split_checked(relative)?;
         let parent = resolve::open_folder(self.handle.as_fd(), folder)
             .map_err(|errno| refusal_or_io(relative, "deleting", errno))?;
@@ -514,6 +593,8 @@ impl ProjectDir {
     /// Removes the folders holding `relative` that are now empty, deepest first, stopping at the
     /// first folder that is not empty (or at the root).
     pub fn remove_empty_parents(&self, relative: &str) {
+        // A run that changes the project is not one a record of reads can stand for.
+        record::taint();
         let mut current = relative;
         while let Some((folder, _)) = current.rsplit_once('/') {
             let (grandparent, name) = folder.rsplit_once('/').unwrap_or(("", folder));

@@ -279,12 +279,15 @@ pub(super) fn perform_all(
 fn write_on_two_threads(dir: &ProjectDir, writes: &[(&str, &[u8], u32)]) -> Result<()> {
     let half = writes.len().div_ceil(2);
     let (first, second) = writes.split_at(half);
+    let record = confined_fs::record::current();
     std::thread::scope(|scope| -> Result<()> {
         let worker = scope.spawn(|| -> Result<()> {
-            for (path, bytes, mode) in second {
-                dir.write(path, bytes, *mode)?;
-            }
-            Ok(())
+            confined_fs::record::carry(record, || {
+                for (path, bytes, mode) in second {
+                    dir.write(path, bytes, *mode)?;
+                }
+                Ok(())
+            })
         });
         for (path, bytes, mode) in first {
             dir.write(path, bytes, *mode)?;

@@ -17,6 +17,7 @@ mod stat_cache;
 use std::borrow::Cow;
 
 use crate::confined_fs::ProjectDir;
+use crate::confined_fs::record as confined_fs_record;
 use crate::error::{Error, Result};
 use crate::hash::{Provenance, banner_provenance, comparable, content_digest};
 use crate::manifest::Manifest;
@@ -231,7 +232,11 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
     let stats_path = stat_cache::path_for(&settings.manifest_path)
         .filter(|_| plan.outputs.len() >= stat_cache::LEAST_OUTPUTS);
     let record_text = match (&stats_path, settings.clean) {
-        (Some(path), false) => stat_cache::read(settings.dir, path),
+        // A hint only (it never changes a result), so a record of this run's reads leaves
+        // it out and stays valid when the hint is rewritten.
+        (Some(path), false) => {
+            confined_fs_record::unobserved(|| stat_cache::read(settings.dir, path))
+        }
         _ => String::new(),
     };
     let recorded = stat_cache::parse(&record_text);
@@ -328,17 +333,20 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         perform_all(settings, &state.operations, journal.as_deref())?;
         // Kept only where git ignores it (the managed block lists `.ai-rulez/local/`), so it
         // never shows up as a new file to commit.
-        if let Some(path) = &stats_path
-            && !settings.clean
-            && record_changed
-            && (settings.gitignore
-                || crate::git::is_ignored(settings.dir.root(), path).unwrap_or(false))
-        {
-            // Only a hint for the next run: failing to keep it costs that run time, not
-            // correctness, so it never fails this one.
-            let text = stat_cache::to_text(kept.iter().map(|(path, facts)| (*path, facts)));
-            settings.dir.write(path, text.as_bytes(), 0o644).ok();
-        }
+        // Keeping the hint is not part of the run's result (see the read above).
+        confined_fs_record::unobserved(|| {
+            if let Some(path) = &stats_path
+                && !settings.clean
+                && record_changed
+                && (settings.gitignore
+                    || crate::git::is_ignored(settings.dir.root(), path).unwrap_or(false))
+            {
+                // Only a hint for the next run: failing to keep it costs that run time, not
+                // correctness, so it never fails this one.
+                let text = stat_cache::to_text(kept.iter().map(|(path, facts)| (*path, facts)));
+                settings.dir.write(path, text.as_bytes(), 0o644).ok();
+            }
+        });
     }
     Ok(state.report)
 }
