@@ -47,6 +47,7 @@ pub(crate) fn is_bookkeeping_file(name: &str) -> bool {
         || name == "activity.jsonl"
         || name == crate::write::OUTPUT_STATS_FILE
         || name == crate::write::adoption::FILE_NAME
+        || name == crate::run_memo::FILE_NAME
         || name == crate::local_state::IGNORE_FILE
         || (name.starts_with(".ai-rulez-")
             && std::path::Path::new(name)
