@@ -235,8 +235,8 @@ pub struct Catalog {
     /// BM25F index over `knowledge` (positions are indexes into `knowledge`), for `get_rules`.
     relevance: relevance::RelevanceIndex,
     /// The paths the texts of `knowledge` name (positions are indexes into `knowledge`), for
-    /// `get_rules`; built on first use.
-    mentions: OnceLock<mentions::MentionIndex>,
+    /// `get_rules`; each item's found on first use.
+    mentions: mentions::MentionIndex,
     /// Load errors (`file:line: message`): those files are left out of every reply.
     pub problems: Vec<String>,
     /// One entry per item of `project.tree.items`: the item's comparison form for the learning
@@ -339,9 +339,9 @@ impl Catalog {
             project,
             view,
             rules,
+            mentions: mentions::MentionIndex::new(knowledge.len()),
             knowledge,
             relevance,
-            mentions: OnceLock::new(),
             matchers,
             glob_sets,
             by_prefix,
@@ -407,15 +407,13 @@ impl Catalog {
         Some(self)
     }
 
-    /// The paths named in the texts of everything `get_rules` can send (positions are numbers
-    /// in `knowledge`), found on first use.
-    pub(crate) fn mentions(&self) -> &mentions::MentionIndex {
-        self.mentions.get_or_init(|| {
-            let items: Vec<&Item> = (0..self.knowledge.len())
-                .map(|number| self.entry(number))
-                .collect();
-            mentions::MentionIndex::build(&items)
-        })
+    /// How specific to `paths` (project-relative) the paths that the text of the item numbered
+    /// `number` in `knowledge` names are, 0 to 1 (see [`mentions`]); 0 for an unknown number.
+    pub(crate) fn mention(&self, number: usize, paths: &[&str]) -> f64 {
+        if number >= self.knowledge.len() {
+            return 0.0;
+        }
+        self.mentions.covering(number, self.entry(number), paths)
     }
 
     /// The BM25 index over the rules (positions are indexes into `rules`), built on first use.

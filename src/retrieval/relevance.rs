@@ -11,6 +11,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 
 use crate::content::{Item, Kind};
 
+mod numbering;
 mod parts;
 
 const K1: f64 = 1.2;
@@ -314,6 +315,7 @@ impl RelevanceIndex {
     #[must_use]
     fn build_in_order(items: &[&Item]) -> Self {
         let mut index = Self::default();
+        let mut numbering = numbering::Numbering::default();
         let mut occurrences: Vec<(u32, f64, u8)> = Vec::new();
         for item in items {
             occurrences.clear();
@@ -336,8 +338,7 @@ impl RelevanceIndex {
                 (item.body.as_str(), BODY_WEIGHT, Field::Body),
             ];
             for (text, weight, field) in fields {
-                for_each_term(text, |term, _, _| {
-                    let number = index.term_number(term);
+                index.for_each_term_number(&mut numbering, text, |number| {
                     occurrences.push((number, weight, field_bit(field)));
                     length += weight;
                 });

@@ -225,10 +225,7 @@ pub(crate) fn features(
 ) -> Vec<CandidateFeatures> {
     let (known, words) = catalog.relevance.known(query);
     let path_terms = path_query(paths);
-    let mentioned = {
-        let paths: Vec<&str> = paths.iter().map(|(path, _)| path.as_str()).collect();
-        catalog.mentions().covering(&paths)
-    };
+    let named_paths: Vec<&str> = paths.iter().map(|(path, _)| path.as_str()).collect();
     let matches: Vec<_> = eligible
         .iter()
         .map(|entry| catalog.relevance.score((&known, words), entry.number))
@@ -263,9 +260,7 @@ pub(crate) fn features(
                 trigger: found.trigger,
                 score_rank: 0.0,
                 path_rank: 0.0,
-                mention: mentioned
-                    .binary_search_by_key(&entry.number, |(number, _)| *number)
-                    .map_or(0.0, |found| mentioned[found].1),
+                mention: catalog.mention(entry.number, &named_paths),
                 tokens: item_tokens(item),
                 body_tokens: estimate_tokens(item.body.trim()),
                 // Only the tuner needs this; `candidate_features` fills it in.
