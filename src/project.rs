@@ -606,3 +606,66 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod parse_cache_tests {
+    use super::*;
+
+    #[test]
+    fn a_reload_takes_over_the_unchanged_items_and_parses_the_changed_ones() {
+        let folder = tempfile::tempdir().expect("temporary folder");
+        let write = |relative: &str, text: &str| {
+            let path = folder.path().join(relative);
+            fs_err::create_dir_all(path.parent().expect("a parent folder")).expect("folder");
+            fs_err::write(&path, text).expect("file written");
+        };
+        write(
+            ".ai-rulez/config.toml",
+            "version = \"5.0\"\nname = \"p\"\npresets = [\"claude\"]\n",
+        );
+        write(".ai-rulez/rules/kept.md", "Kept as it is.\n");
+        write(".ai-rulez/rules/edited.md", "Before the edit.\n");
+        write(".ai-rulez/rules/removed.md", "Goes away.\n");
+        let mut cache = content::ParseCache::default();
+        let load_with = |cache: &mut content::ParseCache| {
+            let (project, errors) = load_lenient_cached(
+                folder.path(),
+                &mut Vec::new(),
+                Some(cache),
+                GitIncludes::Fetch,
+            )
+            .expect("project loads");
+            assert!(errors.is_empty(), "{errors:?}");
+            project.tree.items
+        };
+        let first = load_with(&mut cache);
+        let kept_body = |items: &[content::Item]| {
+            let item = items.iter().find(|item| item.id == "kept").expect("kept");
+            (item.body.clone(), item.body.as_ptr())
+        };
+        let (_, first_pointer) = kept_body(&first);
+        write(".ai-rulez/rules/edited.md", "After the edit, longer.\n");
+        fs_err::remove_file(folder.path().join(".ai-rulez/rules/removed.md")).expect("removed");
+        cache.keep_items(first);
+        let second = load_with(&mut cache);
+        let bodies: Vec<(&str, &str)> = second
+            .iter()
+            .map(|item| (item.id.as_str(), item.body.as_str()))
+            .collect();
+        assert_eq!(
+            bodies,
+            [
+                ("edited", "After the edit, longer.\n"),
+                ("kept", "Kept as it is.\n")
+            ]
+        );
+        // The unchanged item is the one the first load made (moved, not parsed or copied).
+        let (body, pointer) = kept_body(&second);
+        assert_eq!(body, "Kept as it is.\n");
+        assert_eq!(pointer, first_pointer);
+        // Without items handed back, a load parses every file again.
+        let third = load_with(&mut cache);
+        assert_ne!(kept_body(&third).1, pointer);
+        assert_eq!(third.len(), 2);
+    }
+}

@@ -35,9 +35,31 @@ pub struct LoadedTree {
 
 /// Parsed items remembered by file (size and modification time), so reloading a tree after an
 /// edit re-reads only the files that changed (the MCP server keeps one per project).
+///
+/// A load records each file's stamp; the items themselves come back through
+/// [`ParseCache::keep_items`] when the tree they were served from is dropped, and the next load
+/// takes them over instead of parsing again. Copying every item into the cache while loading
+/// doubled the memory of a first load (100,000 rules: several hundred MB) for a reload that
+/// may never come.
 #[derive(Debug, Default)]
 pub(crate) struct ParseCache {
-    entries: HashMap<PathBuf, (u64, (i64, i64), Item)>,
+    /// Per file the last loads parsed (by absolute path): its size, modification time and the
+    /// path its item shows.
+    stamps: HashMap<PathBuf, (u64, (i64, i64), String)>,
+    /// The items handed back, by the path they show; the next load takes those whose file
+    /// still has its stamp and drops the rest.
+    kept: HashMap<String, Item>,
+}
+
+impl ParseCache {
+    /// Hands back the items of the last load (as loaded, in any order) for the next load to
+    /// take over; items of files whose stamp is unknown or changed are parsed again.
+    pub(crate) fn keep_items(&mut self, items: Vec<Item>) {
+        self.kept = items
+            .into_iter()
+            .map(|item| (item.source_path.clone(), item))
+            .collect();
+    }
 }
 
 /// Loads every item of the project behind `dir`, keeping going past item errors: returns every
@@ -58,9 +80,7 @@ pub(crate) fn load_tree_cached(
     warnings: &mut Vec<String>,
     cache: Option<&mut ParseCache>,
 ) -> (LoadedTree, Vec<Error>) {
-    let warm_cache = cache
-        .as_ref()
-        .is_some_and(|cache| !cache.entries.is_empty());
+    let warm_cache = cache.as_ref().is_some_and(|cache| !cache.kept.is_empty());
     let mut loader = Loader {
         items: Vec::new(),
         errors: Vec::new(),
@@ -106,6 +126,10 @@ pub(crate) fn load_tree_cached(
         loader.git_include(include);
     }
     loader.check_same_layer_duplicates();
+    if let Some(cache) = loader.cache.as_deref_mut() {
+        // Items not taken over belong to files that changed or went away.
+        cache.kept.clear();
+    }
     let errors = std::mem::take(&mut loader.errors);
     (
         LoadedTree {
@@ -486,15 +510,18 @@ impl Loader<'_> {
                 .filter(|info| info.kind == EntryKind::File)
                 .map(|info| (info.len, info.modified)),
         };
-        if let (Some((length, modified)), Some(cache)) = (stamp, self.cache.as_deref())
-            && let Some((cached_length, cached_modified, item)) = cache.entries.get(&cache_key)
+        if let (Some((length, modified)), Some(cache)) = (stamp, self.cache.as_deref_mut())
+            && let Some((cached_length, cached_modified, cached_shown)) =
+                cache.stamps.get(&cache_key)
             && *cached_length == length
             && *cached_modified == modified
+            && *cached_shown == shown
+            && let Some(item) = cache.kept.remove(&shown)
             && item.kind == kind
             && item.id == id
             && item.layer == *layer
         {
-            self.items.push(item.clone());
+            self.items.push(item);
             return Some(self.items.len() - 1);
         }
         let parsed = if let Some(ahead) = ahead {
@@ -521,8 +548,8 @@ impl Loader<'_> {
                 if let (Some((length, modified)), Some(cache)) = (stamp, self.cache.as_deref_mut())
                 {
                     cache
-                        .entries
-                        .insert(cache_key, (length, modified, item.clone()));
+                        .stamps
+                        .insert(cache_key, (length, modified, item.source_path.clone()));
                 }
                 self.items.push(item);
                 Some(self.items.len() - 1)

@@ -127,6 +127,7 @@ impl Projects {
     /// Errors: the config cannot be read or parsed. Broken item files do not fail: they are left
     /// out and named in the catalog's problems (and on stderr).
     pub(crate) fn catalog(&mut self, root: &Path) -> Result<Arc<Catalog>> {
+        let mut previous = None;
         if let Some(mut cached) = self.loaded.remove(root) {
             self.next_barrier += 1;
             settle(self.barriers.as_ref(), self.next_barrier, &cached);
@@ -165,7 +166,18 @@ impl Projects {
                     );
                     return Ok(catalog);
                 }
+            } else {
+                previous = Some(cached);
             }
+        }
+        if let Some(previous) = previous {
+            // The old tree's items go to the parse cache, so the reload parses only the files
+            // that changed.
+            let Cached { catalog, .. } = previous;
+            self.parses
+                .entry(root.to_path_buf())
+                .or_default()
+                .keep_items(items_of(catalog));
         }
         self.reload(root)
     }
@@ -271,6 +283,18 @@ fn is_own_change(catalog: &Catalog, changes: &Changes, own_files: &[OwnFile]) ->
                 .flatten()
                 .is_some_and(|(bytes, _)| bytes == file.bytes)
         })
+}
+
+/// The items of `catalog`'s tree: moved out when nothing else holds the catalog or its project
+/// (between calls this cache holds the only reference), else copied.
+fn items_of(catalog: Arc<Catalog>) -> Vec<crate::content::Item> {
+    match Arc::try_unwrap(catalog) {
+        Ok(catalog) => match Arc::try_unwrap(catalog.project) {
+            Ok(project) => project.tree.items,
+            Err(project) => project.tree.items.clone(),
+        },
+        Err(catalog) => catalog.project.tree.items.clone(),
+    }
 }
 
 /// `catalog` with the rules of `own_files` added, or `None` when a file does not load as a
