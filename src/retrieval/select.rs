@@ -223,14 +223,14 @@ pub(crate) fn features(
     query: &Query,
     paths: &[(String, bool)],
 ) -> Vec<CandidateFeatures> {
-    let (known, words) = catalog.relevance.known(query);
+    let (known, words) = catalog.relevance().known(query);
     let path_terms = path_query(paths);
     let named_paths: Vec<&str> = paths.iter().map(|(path, _)| path.as_str()).collect();
     let matches: Vec<_> = eligible
         .iter()
-        .map(|entry| catalog.relevance.score((&known, words), entry.number))
+        .map(|entry| catalog.relevance().score((&known, words), entry.number))
         .collect();
-    let (path_known, path_words) = catalog.relevance.known(&path_terms);
+    let (path_known, path_words) = catalog.relevance().known(&path_terms);
     let best = eligible
         .iter()
         .zip(&matches)
@@ -254,7 +254,7 @@ pub(crate) fn features(
                 head: found.head,
                 coverage: found.coverage,
                 path: catalog
-                    .relevance
+                    .relevance()
                     .score((&path_known, path_words), entry.number)
                     .score,
                 trigger: found.trigger,
@@ -364,7 +364,7 @@ pub(crate) fn reason(
     if features.scope > 0.0 {
         parts.push("its scope matches".to_owned());
     }
-    let words = catalog.relevance.matched_words(query, entry.number, 3);
+    let words = catalog.relevance().matched_words(query, entry.number, 3);
     for (field, name) in [
         (Field::Title, "title"),
         (Field::Triggers, "triggers"),
@@ -380,7 +380,7 @@ pub(crate) fn reason(
             parts.push(format!("task words in its {name}: {}", held.join(", ")));
         }
     }
-    let related = catalog.relevance.matched_related(query, entry.number, 3);
+    let related = catalog.relevance().matched_related(query, entry.number, 3);
     if !related.is_empty() {
         parts.push(format!("words related to the task: {}", related.join(", ")));
     }
