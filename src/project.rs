@@ -530,14 +530,19 @@ mod tests {
         );
     }
 
-    /// Loads a project made of `files` (project-relative path, text) in a fresh folder.
-    fn project_of(files: &[(&str, &str)]) -> (tempfile::TempDir, Project) {
-        let folder = tempfile::tempdir().expect("temporary folder");
+    /// Writes `files` (project-relative path, text) under `folder`, making their folders.
+    fn write_files(folder: &Path, files: &[(&str, &str)]) {
         for (relative, text) in files {
-            let path = folder.path().join(relative);
+            let path = folder.join(relative);
             fs_err::create_dir_all(path.parent().expect("a parent folder")).expect("folder");
             fs_err::write(&path, text).expect("file written");
         }
+    }
+
+    /// Loads a project made of `files` (project-relative path, text) in a fresh folder.
+    fn project_of(files: &[(&str, &str)]) -> (tempfile::TempDir, Project) {
+        let folder = tempfile::tempdir().expect("temporary folder");
+        write_files(folder.path(), files);
         let project = load(folder.path(), &mut Vec::new()).expect("project loads");
         (folder, project)
     }
@@ -605,27 +610,19 @@ mod tests {
              rename one, or select only one of their domains"
         );
     }
-}
-
-#[cfg(test)]
-mod parse_cache_tests {
-    use super::*;
 
     #[test]
     fn a_reload_takes_over_the_unchanged_items_and_parses_the_changed_ones() {
         let folder = tempfile::tempdir().expect("temporary folder");
-        let write = |relative: &str, text: &str| {
-            let path = folder.path().join(relative);
-            fs_err::create_dir_all(path.parent().expect("a parent folder")).expect("folder");
-            fs_err::write(&path, text).expect("file written");
-        };
-        write(
-            ".ai-rulez/config.toml",
-            "version = \"5.0\"\nname = \"p\"\npresets = [\"claude\"]\n",
+        write_files(
+            folder.path(),
+            &[
+                CONFIG,
+                (".ai-rulez/rules/kept.md", "Kept as it is.\n"),
+                (".ai-rulez/rules/edited.md", "Before the edit.\n"),
+                (".ai-rulez/rules/removed.md", "Goes away.\n"),
+            ],
         );
-        write(".ai-rulez/rules/kept.md", "Kept as it is.\n");
-        write(".ai-rulez/rules/edited.md", "Before the edit.\n");
-        write(".ai-rulez/rules/removed.md", "Goes away.\n");
         let mut cache = content::ParseCache::default();
         let load_with = |cache: &mut content::ParseCache| {
             let (project, errors) = load_lenient_cached(
@@ -644,7 +641,10 @@ mod parse_cache_tests {
             (item.body.clone(), item.body.as_ptr())
         };
         let (_, first_pointer) = kept_body(&first);
-        write(".ai-rulez/rules/edited.md", "After the edit, longer.\n");
+        write_files(
+            folder.path(),
+            &[(".ai-rulez/rules/edited.md", "After the edit, longer.\n")],
+        );
         fs_err::remove_file(folder.path().join(".ai-rulez/rules/removed.md")).expect("removed");
         cache.keep_items(first);
         let second = load_with(&mut cache);

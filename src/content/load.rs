@@ -43,9 +43,9 @@ pub struct LoadedTree {
 /// may never come.
 #[derive(Debug, Default)]
 pub(crate) struct ParseCache {
-    /// Per file the last loads parsed (by absolute path): its size, modification time and the
-    /// path its item shows.
-    stamps: HashMap<PathBuf, (u64, (i64, i64), String)>,
+    /// Per file the last loads parsed, by the path its item shows (project-relative, or
+    /// `include:<name>/...`): its size and modification time.
+    stamps: HashMap<String, (u64, (i64, i64))>,
     /// The items handed back, by the path they show; the next load takes those whose file
     /// still has its stamp and drops the rest.
     kept: HashMap<String, Item>,
@@ -499,7 +499,6 @@ impl Loader<'_> {
             return None;
         }
         // A plain file whose size and time match the cache keeps its parse.
-        let cache_key = tree.dir.root().join(relative);
         // Without a cache (every CLI run) the stamp is not needed: one system call less per file.
         let stamp = match &ahead {
             Some(ahead) => ahead.stamp,
@@ -511,11 +510,7 @@ impl Loader<'_> {
                 .map(|info| (info.len, info.modified)),
         };
         if let (Some((length, modified)), Some(cache)) = (stamp, self.cache.as_deref_mut())
-            && let Some((cached_length, cached_modified, cached_shown)) =
-                cache.stamps.get(&cache_key)
-            && *cached_length == length
-            && *cached_modified == modified
-            && *cached_shown == shown
+            && cache.stamps.get(&shown) == Some(&(length, modified))
             && let Some(item) = cache.kept.remove(&shown)
             && item.kind == kind
             && item.id == id
@@ -549,7 +544,7 @@ impl Loader<'_> {
                 {
                     cache
                         .stamps
-                        .insert(cache_key, (length, modified, item.source_path.clone()));
+                        .insert(item.source_path.clone(), (length, modified));
                 }
                 self.items.push(item);
                 Some(self.items.len() - 1)

@@ -127,7 +127,6 @@ impl Projects {
     /// Errors: the config cannot be read or parsed. Broken item files do not fail: they are left
     /// out and named in the catalog's problems (and on stderr).
     pub(crate) fn catalog(&mut self, root: &Path) -> Result<Arc<Catalog>> {
-        let mut previous = None;
         if let Some(mut cached) = self.loaded.remove(root) {
             self.next_barrier += 1;
             settle(self.barriers.as_ref(), self.next_barrier, &cached);
@@ -167,17 +166,13 @@ impl Projects {
                     return Ok(catalog);
                 }
             } else {
-                previous = Some(cached);
+                // The old tree's items go to the parse cache, so the reload parses only the
+                // files that changed.
+                self.parses
+                    .entry(root.to_path_buf())
+                    .or_default()
+                    .keep_items(items_of(cached.catalog));
             }
-        }
-        if let Some(previous) = previous {
-            // The old tree's items go to the parse cache, so the reload parses only the files
-            // that changed.
-            let Cached { catalog, .. } = previous;
-            self.parses
-                .entry(root.to_path_buf())
-                .or_default()
-                .keep_items(items_of(catalog));
         }
         self.reload(root)
     }

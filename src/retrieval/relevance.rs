@@ -151,6 +151,31 @@ fn lower_into(part: &str, word: &mut String) {
     }
 }
 
+/// One piece of a text's words, in text order (see [`for_each_piece`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Piece<'t> {
+    /// An identifier made of several words (`resolve_type_path`), as written, before its words.
+    Identifier(&'t str),
+    /// One word as written (a part of an identifier, or a plain word).
+    Word(&'t str),
+}
+
+/// Calls `visit` with the pieces of `text` in order: text splits into tokens of letters, digits
+/// and `_`; a token of several words (see [`identifier_parts`]) gives itself, then its words.
+pub(super) fn for_each_piece<'t>(text: &'t str, mut visit: impl FnMut(Piece<'t>)) {
+    let mut parts: Vec<&str> = Vec::new();
+    for token in text.split(|character: char| !(character.is_alphanumeric() || character == '_')) {
+        parts.clear();
+        identifier_parts(token, &mut parts);
+        if parts.len() > 1 {
+            visit(Piece::Identifier(token));
+        }
+        for part in &parts {
+            visit(Piece::Word(part));
+        }
+    }
+}
+
 /// Calls `visit` with each term of `text` in order: the stems of its words (stopwords dropped)
 /// and, for an identifier made of several words, the whole identifier in lower case as well,
 /// with `false`; and with adjacent stems (across a dropped stopword too) joined by a space,
@@ -161,39 +186,38 @@ pub(super) fn for_each_term(text: &str, mut visit: impl FnMut(&str, bool, &str))
     // words, and a fresh string for each word, stem and pair was most of the cost.
     let mut previous: Option<String> = None;
     let mut joined = String::new();
-    let mut parts: Vec<&str> = Vec::new();
     let mut word = String::new();
     let mut stem = String::new();
-    for token in text.split(|character: char| !(character.is_alphanumeric() || character == '_')) {
-        parts.clear();
-        identifier_parts(token, &mut parts);
-        if parts.len() > 1 {
-            let whole = token.to_lowercase();
-            visit(&whole, false, &whole);
+    for_each_piece(text, |piece| {
+        let part = match piece {
+            Piece::Identifier(token) => {
+                let whole = token.to_lowercase();
+                visit(&whole, false, &whole);
+                return;
+            }
+            Piece::Word(part) => part,
+        };
+        lower_into(part, &mut word);
+        if is_stopword(&word) {
+            return;
         }
-        for part in &parts {
-            lower_into(part, &mut word);
-            if is_stopword(&word) {
-                continue;
-            }
-            stem_into(&word, &mut stem);
-            visit(&stem, false, &word);
-            if let Some(before) = &previous {
-                joined.clear();
-                joined.push_str(before);
-                joined.push(' ');
-                joined.push_str(&stem);
-                visit(&joined, true, &word);
-            }
-            match &mut previous {
-                Some(before) => {
-                    before.clear();
-                    before.push_str(&stem);
-                }
-                None => previous = Some(stem.clone()),
-            }
+        stem_into(&word, &mut stem);
+        visit(&stem, false, &word);
+        if let Some(before) = &previous {
+            joined.clear();
+            joined.push_str(before);
+            joined.push(' ');
+            joined.push_str(&stem);
+            visit(&joined, true, &word);
         }
-    }
+        match &mut previous {
+            Some(before) => {
+                before.clear();
+                before.push_str(&stem);
+            }
+            None => previous = Some(stem.clone()),
+        }
+    });
 }
 
 /// How much a term related to the task's words (see [`super::expansion`]) counts against one of

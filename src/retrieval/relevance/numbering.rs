@@ -7,7 +7,9 @@
 
 use std::collections::HashMap;
 
-use super::{RelevanceIndex, TermHasher, identifier_parts, is_stopword, lower_into, stem_into};
+use super::{
+    Piece, RelevanceIndex, TermHasher, for_each_piece, is_stopword, lower_into, stem_into,
+};
 
 /// Most words as written one numbering remembers; past it the memory starts again (it only
 /// saves work: the vocabulary keeps every term).
@@ -42,60 +44,57 @@ impl RelevanceIndex {
         }
         let mut previous: Option<u32> = None;
         let mut previous_stem = String::new();
-        let mut parts: Vec<&str> = Vec::new();
         let mut word = String::new();
         let mut stem = String::new();
         let mut joined = String::new();
-        for token in
-            text.split(|character: char| !(character.is_alphanumeric() || character == '_'))
-        {
-            parts.clear();
-            identifier_parts(token, &mut parts);
-            if parts.len() > 1 {
-                visit(self.term_number(&token.to_lowercase()));
-            }
-            for part in &parts {
-                let number = match numbering.words.get(*part) {
-                    Some(None) => continue,
-                    Some(Some((number, known))) => {
-                        stem.clear();
-                        stem.push_str(known);
-                        *number
-                    }
-                    None => {
-                        lower_into(part, &mut word);
-                        if is_stopword(&word) {
-                            numbering.words.insert((*part).to_owned(), None);
-                            continue;
-                        }
-                        stem_into(&word, &mut stem);
-                        let number = self.term_number(&stem);
-                        numbering
-                            .words
-                            .insert((*part).to_owned(), Some((number, stem.clone())));
-                        number
-                    }
-                };
-                visit(number);
-                if let Some(before) = previous {
-                    let pair = if let Some(pair) = numbering.pairs.get(&(before, number)) {
-                        *pair
-                    } else {
-                        joined.clear();
-                        joined.push_str(&previous_stem);
-                        joined.push(' ');
-                        joined.push_str(&stem);
-                        let pair = self.term_number(&joined);
-                        numbering.pairs.insert((before, number), pair);
-                        pair
-                    };
-                    visit(pair);
+        for_each_piece(text, |piece| {
+            let part = match piece {
+                Piece::Identifier(token) => {
+                    visit(self.term_number(&token.to_lowercase()));
+                    return;
                 }
-                previous = Some(number);
-                previous_stem.clear();
-                previous_stem.push_str(&stem);
+                Piece::Word(part) => part,
+            };
+            let number = match numbering.words.get(part) {
+                Some(None) => return,
+                Some(Some((number, known))) => {
+                    stem.clear();
+                    stem.push_str(known);
+                    *number
+                }
+                None => {
+                    lower_into(part, &mut word);
+                    if is_stopword(&word) {
+                        numbering.words.insert(part.to_owned(), None);
+                        return;
+                    }
+                    stem_into(&word, &mut stem);
+                    let number = self.term_number(&stem);
+                    numbering
+                        .words
+                        .insert(part.to_owned(), Some((number, stem.clone())));
+                    number
+                }
+            };
+            visit(number);
+            if let Some(before) = previous {
+                let pair = if let Some(pair) = numbering.pairs.get(&(before, number)) {
+                    *pair
+                } else {
+                    joined.clear();
+                    joined.push_str(&previous_stem);
+                    joined.push(' ');
+                    joined.push_str(&stem);
+                    let pair = self.term_number(&joined);
+                    numbering.pairs.insert((before, number), pair);
+                    pair
+                };
+                visit(pair);
             }
-        }
+            previous = Some(number);
+            previous_stem.clear();
+            previous_stem.push_str(&stem);
+        });
     }
 }
 
