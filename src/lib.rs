@@ -108,6 +108,8 @@ pub fn run() -> ExitCode {
         Command::Learnings(args) => commands::learnings::run(&global, args),
         Command::Activity(args) => commands::activity::run(&global, args),
     };
+    // A machine-local cache still being written (by `ai-rulez mcp`) is finished, not cut off.
+    local_state::finish_background_writes();
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => {

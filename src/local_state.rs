@@ -4,6 +4,8 @@
 //! `.gitignore`, so it stays out of git even when the managed `.gitignore` block is off (the
 //! default).
 
+use std::sync::{Mutex, OnceLock};
+
 use crate::confined_fs::ProjectDir;
 use crate::error::Result;
 use crate::project::Project;
@@ -48,4 +50,73 @@ pub(crate) fn keep_folder_out_of_git(dir: &ProjectDir, local_folder: &str) -> Re
         Err(_) if dir.info(&ignore)?.is_some() => Ok(()),
         Err(error) => Err(error),
     }
+}
+
+/// What names the running binary in the machine-local caches (the snapshot of parsed items,
+/// the stored relevance index): its version, and the size and modification time of its
+/// executable, so a cache written by any other build (whose parser or index may differ) is never
+/// taken for this one's. `None` when the executable cannot be looked at (then no cache is read
+/// or written).
+pub(crate) fn binary_identity() -> Option<&'static str> {
+    static IDENTITY: OnceLock<Option<String>> = OnceLock::new();
+    IDENTITY
+        .get_or_init(|| {
+            let metadata = fs_err::metadata(std::env::current_exe().ok()?).ok()?;
+            let modified = metadata
+                .modified()
+                .ok()?
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()?;
+            Some(format!(
+                "{} {} {} {}",
+                env!("CARGO_PKG_VERSION"),
+                metadata.len(),
+                modified.as_secs(),
+                modified.subsec_nanos()
+            ))
+        })
+        .as_deref()
+}
+
+/// Cache writers still running (see [`write_in_background`]).
+static BACKGROUND_WRITERS: Mutex<Vec<std::thread::JoinHandle<()>>> = Mutex::new(Vec::new());
+
+/// Runs `write` (which writes one machine-local cache file) on a thread of its own named
+/// `name`, at the lowest scheduling priority, so the call that needed the cached work is
+/// answered first. [`finish_background_writes`] waits for it.
+pub(crate) fn write_in_background(name: &str, write: impl FnOnce() + Send + 'static) {
+    let spawned = std::thread::Builder::new()
+        .name(name.to_owned())
+        .spawn(move || {
+            lower_this_threads_priority();
+            write();
+        });
+    if let Ok(handle) = spawned {
+        let mut writers = BACKGROUND_WRITERS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        writers.retain(|writer| !writer.is_finished());
+        writers.push(handle);
+    }
+}
+
+/// Waits for the writers [`write_in_background`] started, so a server whose input ends leaves
+/// complete caches (each is written to a temporary file and renamed, so exiting without waiting
+/// would leave none, never a torn one).
+pub(crate) fn finish_background_writes() {
+    let writers = std::mem::take(
+        &mut *BACKGROUND_WRITERS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
+    for writer in writers {
+        writer.join().ok();
+    }
+}
+
+/// Gives the calling thread the lowest scheduling priority (Linux: `setpriority` on the
+/// thread id, which affects that thread only); elsewhere it runs as it is.
+fn lower_this_threads_priority() {
+    #[cfg(target_os = "linux")]
+    rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19).ok();
 }

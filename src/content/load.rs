@@ -13,7 +13,12 @@ use crate::git_include::FetchedInclude;
 
 mod notices;
 mod own_file;
+mod parse_cache;
 mod read_ahead;
+pub(crate) mod snapshot;
+
+pub(crate) use parse_cache::ParseCache;
+use parse_cache::Stamp;
 
 pub(crate) use own_file::{root_rule_from_bytes, root_rule_position};
 
@@ -31,35 +36,6 @@ pub struct LoadedTree {
     pub items: Vec<Item>,
     /// Domain names found under `domains/`, sorted.
     pub domains: Vec<String>,
-}
-
-/// Parsed items remembered by file (size and modification time), so reloading a tree after an
-/// edit re-reads only the files that changed (the MCP server keeps one per project).
-///
-/// A load records each file's stamp; the items themselves come back through
-/// [`ParseCache::keep_items`] when the tree they were served from is dropped, and the next load
-/// takes them over instead of parsing again. Copying every item into the cache while loading
-/// doubled the memory of a first load (100,000 rules: several hundred MB) for a reload that
-/// may never come.
-#[derive(Debug, Default)]
-pub(crate) struct ParseCache {
-    /// Per file the last loads parsed, by the path its item shows (project-relative, or
-    /// `include:<name>/...`): its size and modification time.
-    stamps: HashMap<String, (u64, (i64, i64))>,
-    /// The items handed back, by the path they show; the next load takes those whose file
-    /// still has its stamp and drops the rest.
-    kept: HashMap<String, Item>,
-}
-
-impl ParseCache {
-    /// Hands back the items of the last load (as loaded, in any order) for the next load to
-    /// take over; items of files whose stamp is unknown or changed are parsed again.
-    pub(crate) fn keep_items(&mut self, items: Vec<Item>) {
-        self.kept = items
-            .into_iter()
-            .map(|item| (item.source_path.clone(), item))
-            .collect();
-    }
 }
 
 /// Loads every item of the project behind `dir`, keeping going past item errors: returns every
@@ -80,6 +56,13 @@ pub(crate) fn load_tree_cached(
     warnings: &mut Vec<String>,
     cache: Option<&mut ParseCache>,
 ) -> (LoadedTree, Vec<Error>) {
+    let loaded_at = crate::write::clock_now();
+    let snapshot_path = config_dir.map(snapshot::path_in);
+    let mut cache = cache;
+    if let (Some(cache), Some(path)) = (cache.as_deref_mut(), &snapshot_path) {
+        cache.pending_snapshot = None;
+        cache.start_from_snapshot(dir, path);
+    }
     let warm_cache = cache.as_ref().is_some_and(|cache| !cache.kept.is_empty());
     let mut loader = Loader {
         items: Vec::new(),
@@ -88,6 +71,7 @@ pub(crate) fn load_tree_cached(
         cache,
         warm_cache,
         bytes_read: 0,
+        parsed_files: 0,
     };
     loader.inline_items(config, config_path);
     let project = Tree {
@@ -126,9 +110,19 @@ pub(crate) fn load_tree_cached(
         loader.git_include(include);
     }
     loader.check_same_layer_duplicates();
+    let parsed_files = loader.parsed_files;
     if let Some(cache) = loader.cache.as_deref_mut() {
         // Items not taken over belong to files that changed or went away.
         cache.kept.clear();
+        if let Some(path) = snapshot_path
+            && parsed_files >= snapshot::LEAST_PARSED
+        {
+            cache.pending_snapshot = Some(snapshot::PendingSnapshot::settled(
+                path,
+                &cache.stamps,
+                loaded_at,
+            ));
+        }
     }
     let errors = std::mem::take(&mut loader.errors);
     (
@@ -205,6 +199,20 @@ fn join(folder: &str, name: &str) -> String {
     }
 }
 
+/// What the loader knows of an item file before it looks at it.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "made and taken apart once per file, never stored or copied"
+)]
+enum Known {
+    /// Nothing: the file is looked at (for its stamp, with a parse cache) and read in order.
+    Nothing,
+    /// Its stamp, from the folder's listing.
+    Stamp(Stamp),
+    /// Its bytes and parse, read ahead.
+    ReadAhead(read_ahead::ReadAhead),
+}
+
 struct Loader<'a> {
     items: Vec<Item>,
     errors: Vec<Error>,
@@ -215,6 +223,8 @@ struct Loader<'a> {
     warm_cache: bool,
     /// Bytes read so far, against [`crate::limits::MAX_TREE_BYTES`].
     bytes_read: u64,
+    /// Files parsed (not taken over from the cache) so far.
+    parsed_files: usize,
 }
 
 impl Loader<'_> {
@@ -387,9 +397,15 @@ impl Loader<'_> {
                 }
                 continue;
             }
-            let entries = self.entries(tree, &folder);
-            // Reading ahead only pays when every file is read: a warm parse cache (the MCP
-            // server after an edit) reads only the files that changed.
+            // With a warm parse cache (the MCP server after an edit, or started on a tree it
+            // left a snapshot of) most files are only looked at: their stamps come with the
+            // listing, from the one open folder, and only the files that changed are read.
+            let (entries, mut listed_stamps) = if self.warm_cache {
+                self.entries_with_stamps(tree, &folder)
+            } else {
+                (self.entries(tree, &folder), HashMap::new())
+            };
+            // Reading ahead only pays when every file is read.
             let mut ahead = if self.warm_cache {
                 HashMap::new()
             } else {
@@ -426,8 +442,12 @@ impl Loader<'_> {
                     }
                     EntryKind::Folder | EntryKind::Other => continue,
                 }
-                let read = ahead.remove(&relative);
-                self.item_file(tree, kind, id, &relative, layer, read);
+                let known = match (ahead.remove(&relative), listed_stamps.remove(&entry.name)) {
+                    (Some(read), _) => Known::ReadAhead(read),
+                    (None, Some(stamp)) => Known::Stamp(stamp),
+                    (None, None) => Known::Nothing,
+                };
+                self.item_file(tree, kind, id, &relative, layer, known);
             }
         }
     }
@@ -439,13 +459,7 @@ impl Loader<'_> {
                 .into_iter()
                 .filter(|entry| {
                     if !entry.exact_name {
-                        self.errors.push(Error::invalid(
-                            tree.shown(&join(folder, &entry.name))
-                                .escape_debug()
-                                .to_string(),
-                            None,
-                            "the file name is not valid UTF-8; rename it",
-                        ));
+                        self.errors.push(name_not_utf8(tree, folder, &entry.name));
                     }
                     entry.exact_name
                 })
@@ -456,6 +470,36 @@ impl Loader<'_> {
                 Vec::new()
             }
         }
+    }
+
+    /// The entries of a folder as [`Loader::entries`] gives them, with the stamp of each
+    /// regular file by name.
+    fn entries_with_stamps(
+        &mut self,
+        tree: &Tree<'_>,
+        folder: &str,
+    ) -> (Vec<Entry>, HashMap<String, Stamp>) {
+        let listed = match tree.dir.list_with_info(folder) {
+            Ok(Some(listed)) => listed,
+            Ok(None) => return (Vec::new(), HashMap::new()),
+            Err(error) => {
+                self.errors.push(located(tree, folder, error));
+                return (Vec::new(), HashMap::new());
+            }
+        };
+        let mut stamps = HashMap::with_capacity(listed.len());
+        let mut entries = Vec::with_capacity(listed.len());
+        for (entry, info) in listed {
+            if !entry.exact_name {
+                self.errors.push(name_not_utf8(tree, folder, &entry.name));
+                continue;
+            }
+            if info.kind == EntryKind::File {
+                stamps.insert(entry.name.clone(), Stamp::of(&info));
+            }
+            entries.push(entry);
+        }
+        (entries, stamps)
     }
 
     /// Sub-folders of `folder` not starting with `.`, sorted; symlinked ones are errors.
@@ -486,7 +530,7 @@ impl Loader<'_> {
         id: String,
         relative: &str,
         layer: &Layer,
-        ahead: Option<read_ahead::ReadAhead>,
+        known: Known,
     ) -> Option<usize> {
         let shown = tree.shown(relative);
         if id.chars().any(char::is_control) {
@@ -500,17 +544,18 @@ impl Loader<'_> {
         }
         // A plain file whose size and time match the cache keeps its parse.
         // Without a cache (every CLI run) the stamp is not needed: one system call less per file.
-        let stamp = match &ahead {
-            Some(ahead) => ahead.stamp,
-            None => self
+        let stamp = match &known {
+            Known::ReadAhead(ahead) => ahead.stamp,
+            Known::Stamp(listed) => Some(*listed),
+            Known::Nothing => self
                 .cache
                 .as_ref()
                 .and_then(|_| tree.dir.info(relative).ok().flatten())
                 .filter(|info| info.kind == EntryKind::File)
-                .map(|info| (info.len, info.modified)),
+                .map(|info| Stamp::of(&info)),
         };
-        if let (Some((length, modified)), Some(cache)) = (stamp, self.cache.as_deref_mut())
-            && cache.stamps.get(&shown) == Some(&(length, modified))
+        if let (Some(stamp), Some(cache)) = (stamp, self.cache.as_deref_mut())
+            && cache.stamps.get(&shown) == Some(&stamp)
             && let Some(item) = cache.kept.remove(&shown)
             && item.kind == kind
             && item.id == id
@@ -519,7 +564,7 @@ impl Loader<'_> {
             self.items.push(item);
             return Some(self.items.len() - 1);
         }
-        let parsed = if let Some(ahead) = ahead {
+        let parsed = if let Known::ReadAhead(ahead) = known {
             if !self.charge(tree, relative, ahead.length) {
                 return None;
             }
@@ -540,11 +585,9 @@ impl Loader<'_> {
         };
         match parsed {
             Ok(item) => {
-                if let (Some((length, modified)), Some(cache)) = (stamp, self.cache.as_deref_mut())
-                {
-                    cache
-                        .stamps
-                        .insert(item.source_path.clone(), (length, modified));
+                if let (Some(stamp), Some(cache)) = (stamp, self.cache.as_deref_mut()) {
+                    self.parsed_files += 1;
+                    cache.stamps.insert(item.source_path.clone(), stamp);
                 }
                 self.items.push(item);
                 Some(self.items.len() - 1)
@@ -569,7 +612,8 @@ impl Loader<'_> {
                 return;
             }
         }
-        let Some(index) = self.item_file(tree, Kind::Skill, id, &skill_file, layer, None) else {
+        let Some(index) = self.item_file(tree, Kind::Skill, id, &skill_file, layer, Known::Nothing)
+        else {
             return;
         };
         let mut resources = Vec::new();
@@ -708,6 +752,15 @@ impl Loader<'_> {
         }
         self.errors.extend(errors);
     }
+}
+
+/// The error for an entry of `folder` whose name is not UTF-8 (`name` is its lossy spelling).
+fn name_not_utf8(tree: &Tree<'_>, folder: &str, name: &str) -> Error {
+    Error::invalid(
+        tree.shown(&join(folder, name)).escape_debug().to_string(),
+        None,
+        "the file name is not valid UTF-8; rename it",
+    )
 }
 
 fn not_a_folder(config_path: &str, include: &crate::config::Include, source: &str) -> Error {

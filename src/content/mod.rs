@@ -6,6 +6,7 @@ mod learned;
 mod load;
 
 use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Error, InvalidKind, Result};
@@ -13,13 +14,14 @@ use crate::frontmatter::Document;
 use crate::markdown;
 
 pub(crate) use learned::{Source, Status, is_iso_date};
+pub(crate) use load::snapshot::{FILE_NAME as PARSED_ITEMS_FILE, PendingSnapshot};
 pub(crate) use load::{
     LoadedTree, MAX_FILE_BYTES, ParseCache, load_tree_cached, root_rule_from_bytes,
     root_rule_position,
 };
 
 /// The kind of an item; each has its own folder under `.ai-rulez/`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Kind {
     /// `rules/*.md`: must-follow rules.
     Rule,
@@ -69,7 +71,7 @@ impl Kind {
 }
 
 /// Render priority; items are ordered by priority, then id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Priority {
     /// `critical`
     Critical,
@@ -109,7 +111,7 @@ impl Priority {
 }
 
 /// When an assistant should load a rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Activation {
     /// Always loaded.
     Always,
@@ -135,7 +137,7 @@ impl Activation {
 }
 
 /// Where an item comes from; earlier layers win when two layers define the same id.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Layer {
     /// `.ai-rulez/<kind>/` or inline in the config.
     Root,
@@ -171,8 +173,9 @@ pub struct Resource {
     pub executable: bool,
 }
 
-/// One loaded item with its frontmatter interpreted.
-#[derive(Debug, Clone)]
+/// One loaded item with its frontmatter interpreted. Serialised only into the machine-local
+/// snapshot of parsed items (see `load::snapshot`), which a rebuilt binary never reads.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Item {
     /// Kind of item.
     pub kind: Kind,
@@ -200,7 +203,9 @@ pub struct Item {
     pub yaml: Option<String>,
     /// Body text (LF line ends).
     pub body: String,
-    /// Skill resources, sorted by path.
+    /// Skill resources, sorted by path. Read from disk on every load, so never kept in the
+    /// snapshot of parsed items.
+    #[serde(skip)]
     pub resources: Vec<Resource>,
     /// `title`, or the body's leading `# Heading`, or the id.
     pub title: String,

@@ -48,6 +48,8 @@ pub(crate) fn is_bookkeeping_file(name: &str) -> bool {
         || name == crate::write::OUTPUT_STATS_FILE
         || name == crate::write::adoption::FILE_NAME
         || name == crate::run_memo::FILE_NAME
+        || name == crate::content::PARSED_ITEMS_FILE
+        || name == crate::retrieval::RELEVANCE_INDEX_FILE
         || name == crate::local_state::IGNORE_FILE
         || (name.starts_with(".ai-rulez-")
             && std::path::Path::new(name)

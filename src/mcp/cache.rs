@@ -184,6 +184,12 @@ impl Projects {
         let mut warnings = Vec::new();
         // A file that does not load (invalid UTF-8, broken YAML) must not take the whole project
         // down: the other items are served and the reply names the broken file.
+        // The stored relevance index of a large project is read on another core while the
+        // project loads: the first `get_rules` then only checks that it indexes these items.
+        let prefetching = {
+            let root = root.to_path_buf();
+            std::thread::spawn(move || crate::retrieval::prefetch_stored_index(&root))
+        };
         let parses = self.parses.entry(root.to_path_buf()).or_default();
         let (loaded, errors) = project::load_lenient_cached(
             root,
@@ -212,7 +218,8 @@ impl Projects {
         let barrier_folder = self.barriers.as_ref().map(tempfile::TempDir::path);
         let (watcher, catalog) = std::thread::scope(|scope| {
             let watching = scope.spawn(|| watch(&loaded, &changes, &barrier, barrier_folder));
-            let catalog = Catalog::new(loaded.clone(), problems.clone());
+            let mut catalog = Catalog::new(loaded.clone(), problems.clone());
+            catalog.offer_stored_index(prefetching.join().ok().flatten());
             let watcher = watching.join().unwrap_or_else(|_| {
                 mark_everything(&changes);
                 None
@@ -220,6 +227,13 @@ impl Projects {
             (watcher, catalog)
         });
         let catalog = Arc::new(catalog);
+        if let Some(pending) = self
+            .parses
+            .get_mut(root)
+            .and_then(crate::content::ParseCache::take_pending_snapshot)
+        {
+            write_snapshot_in_background(pending, catalog.clone());
+        }
         self.loaded.insert(
             root.to_path_buf(),
             Cached {
@@ -250,6 +264,18 @@ impl Projects {
             cached.own_files.extend(files);
         }
     }
+}
+
+/// Writes the snapshot of parsed items of `catalog`'s project in the background (see
+/// [`crate::local_state::write_in_background`]); the next server started on the same tree reads
+/// it instead of parsing every file. A failure is only logged: the snapshot is a hint.
+fn write_snapshot_in_background(pending: crate::content::PendingSnapshot, catalog: Arc<Catalog>) {
+    crate::local_state::write_in_background("parsed-items", move || {
+        let project = &catalog.project;
+        if let Err(error) = pending.write(&project.dir, &project.tree.items) {
+            eprintln!("ai-rulez mcp: the snapshot of parsed items was not written: {error}");
+        }
+    });
 }
 
 /// Whether the watcher's `changes` are exactly the creation of `own_files` (and of their

@@ -18,6 +18,7 @@ mod topic;
 
 pub(crate) use context::{ContextReply, context_text};
 pub use context::{MemoryText, get_context, get_context_with};
+pub(crate) use relevance::stored::FILE_NAME as RELEVANCE_INDEX_FILE;
 pub use rules::get_rules;
 pub(crate) use rules::rules_text;
 pub use select::{CandidateFeatures, candidate_features};
@@ -235,7 +236,11 @@ pub struct Catalog {
     /// BM25F index over `knowledge` (positions are indexes into `knowledge`), for `get_rules`;
     /// built on first use, so `explain`, `find_context` and the other tools that do not rank
     /// never pay for it (100,000 rules: about 1.5 s on two cores).
-    relevance: OnceLock<relevance::RelevanceIndex>,
+    relevance: OnceLock<Arc<relevance::RelevanceIndex>>,
+    /// A stored copy of the relevance index read while the catalog was built (see
+    /// [`prefetch_stored_index`]), taken by the first [`Catalog::relevance`] if it indexes
+    /// exactly `knowledge`.
+    offered_index: std::sync::Mutex<Option<StoredIndex>>,
     /// The paths the texts of `knowledge` name (positions are indexes into `knowledge`), for
     /// `get_rules`; each item's found on first use.
     mentions: mentions::MentionIndex,
@@ -254,7 +259,56 @@ pub struct Catalog {
     skill_shelf: OnceLock<skills::SkillShelf>,
 }
 
+/// A stored copy of the relevance index, read ahead by [`prefetch_stored_index`].
+pub(crate) use relevance::stored::Prefetched as StoredIndex;
+
+/// Where the stored relevance index of `project` lives (`<config folder>/local/relevance-index`)
+/// when an index over `items` items is worth storing; `None` for a small index or a project
+/// without a config folder.
+fn stored_index_path(project: &Project, items: usize) -> Option<String> {
+    let config_dir = &project.config_dir_relative;
+    (items >= relevance::stored::LEAST_ITEMS && !config_dir.is_empty())
+        .then(|| format!("{config_dir}/local/{}", relevance::stored::FILE_NAME))
+}
+
+/// Whether this process has not yet stored a relevance index for the project at `root` (and
+/// from now on has): a server stores one copy per project, for the next server to start from,
+/// rather than rewriting hundreds of MB in the background after every edit.
+fn first_store_in_this_process(root: &std::path::Path) -> bool {
+    static STORED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let mut stored = STORED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if stored.iter().any(|known| known == root) {
+        return false;
+    }
+    stored.push(root.to_path_buf());
+    true
+}
+
+/// Reads the stored relevance index of the project around `start`, whatever items it indexes,
+/// so that it can be read on another core while the project loads and handed over with
+/// [`Catalog::offer_stored_index`]; `None` when there is no project with a config folder, or no
+/// usable copy.
+pub(crate) fn prefetch_stored_index(start: &std::path::Path) -> Option<StoredIndex> {
+    let (root, config_relative, _) = crate::project::discover(start).ok()?;
+    let (config_dir, _) = config_relative.rsplit_once('/')?;
+    let dir = crate::confined_fs::ProjectDir::open(&root).ok()?;
+    let path = format!("{config_dir}/local/{}", relevance::stored::FILE_NAME);
+    relevance::stored::read_any(&dir, &path)
+}
+
 impl Catalog {
+    /// Hands the catalog a stored relevance index read ahead ([`prefetch_stored_index`]); the
+    /// first [`Catalog::relevance`] takes it if it indexes exactly what the catalog ranks, and
+    /// builds the index otherwise.
+    pub(crate) fn offer_stored_index(&mut self, stored: Option<StoredIndex>) {
+        *self
+            .offered_index
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = stored;
+    }
+
     /// Builds the catalog of `project`; `problems` are the load errors of files left out.
     #[must_use]
     pub fn new(project: Arc<Project>, mut problems: Vec<String>) -> Self {
@@ -337,6 +391,7 @@ impl Catalog {
             mentions: mentions::MentionIndex::new(knowledge.len()),
             knowledge,
             relevance: OnceLock::new(),
+            offered_index: std::sync::Mutex::new(None),
             matchers,
             glob_sets,
             by_prefix,
@@ -404,12 +459,43 @@ impl Catalog {
 
     /// The BM25F index over everything `get_rules` can send (positions are numbers in
     /// `knowledge`), built on first use.
+    ///
+    /// For a large project with a config folder, the index is read from the machine-local copy
+    /// the last server stored ([`relevance::stored`]) when it indexes exactly these items;
+    /// else it is built, and a copy is stored in the background for the next server.
     pub(crate) fn relevance(&self) -> &relevance::RelevanceIndex {
         self.relevance.get_or_init(|| {
             let items: Vec<&Item> = (0..self.knowledge.len())
                 .map(|number| self.entry(number))
                 .collect();
-            relevance::RelevanceIndex::build(&items)
+            let Some(path) = stored_index_path(&self.project, items.len()) else {
+                return Arc::new(relevance::RelevanceIndex::build(&items));
+            };
+            let digest = relevance::stored::digest_of(&items);
+            let offered = self
+                .offered_index
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+            let stored = match offered {
+                Some(offered) => offered.index_for(&digest),
+                None => relevance::stored::read(&self.project.dir, &path, &digest),
+            };
+            if let Some(index) = stored {
+                return Arc::new(index);
+            }
+            let index = Arc::new(relevance::RelevanceIndex::build(&items));
+            if !first_store_in_this_process(&self.project.root) {
+                return index;
+            }
+            let (stored, project) = (index.clone(), self.project.clone());
+            crate::local_state::write_in_background("relevance-index", move || {
+                if let Err(error) = relevance::stored::write(&project.dir, &path, &digest, &stored)
+                {
+                    eprintln!("ai-rulez: the relevance index was not stored: {error}");
+                }
+            });
+            index
         })
     }
 

@@ -13,6 +13,7 @@ use crate::content::{Item, Kind};
 
 mod numbering;
 mod parts;
+pub(crate) mod stored;
 
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
@@ -307,12 +308,14 @@ pub(crate) struct Match {
     pub(crate) named: bool,
 }
 
-/// An index over a fixed list of items; positions refer to that list.
-#[derive(Debug, Default)]
+/// An index over a fixed list of items; positions refer to that list. Serialised only into the
+/// machine-local copy ([`stored`]), which another build never reads.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct RelevanceIndex {
     vocabulary: HashMap<String, u32, TermHasher>,
     /// Per item: (term number, weighted frequency, the part of it from the title, triggers and
     /// description, fields holding it as a bit set), sorted by term number.
+    #[serde(with = "stored::packed_documents")]
     documents: Vec<Vec<(u32, f64, f64, u8)>>,
     /// Per term number: whether it is a word pair.
     pairs: Vec<bool>,

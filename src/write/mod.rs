@@ -27,6 +27,7 @@ pub(crate) use disk::write_file;
 use disk::{perform_all, read_manifest};
 pub(crate) use section::{section_body, without_section};
 pub(crate) use stat_cache::FILE_NAME as OUTPUT_STATS_FILE;
+pub(crate) use stat_cache::now as clock_now;
 
 /// What to do with the analysis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

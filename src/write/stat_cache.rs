@@ -193,7 +193,7 @@ pub(crate) const FILE_NAME: &str = "output-stats";
 
 /// Seconds and nanoseconds since the epoch by the system clock (the clock file times come
 /// from on a local file system).
-pub(super) fn now() -> (i64, i64) {
+pub(crate) fn now() -> (i64, i64) {
     let elapsed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();

@@ -188,3 +188,138 @@ fn the_server_serves_a_large_folder_and_sees_an_edit_in_it() {
     assert_eq!(bodies(&mut server), ["Rule 151, edited."]);
     server.finish();
 }
+
+/// A server that parsed a large tree leaves a snapshot of the parsed items in the machine-local
+/// folder, and the next server takes the items of unchanged files over from it: a mark put into
+/// the snapshot is served, while a file edited since is parsed again.
+#[test]
+fn a_second_server_takes_unchanged_items_from_the_snapshot_the_first_left() {
+    const SNAPSHOT: &str = ".ai-rulez/local/parsed-items";
+    let project = many_rules(600);
+    // A file is recorded only once it has not changed for 2 s before the load began.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let bodies = |project: &crate::support::Project| {
+        let mut server =
+            crate::mcp::Server::start_with(project.path(), &["--toolsets", "read"], &[]);
+        let reply = server.ok(
+            "get_rules",
+            serde_json::json!({"paths": ["src/m151/lib.rs", "src/m153/lib.rs"]}),
+        );
+        let (status, _, stderr) = server.finish();
+        assert!(status.success(), "{stderr}");
+        let mut bodies: Vec<(String, String)> = reply["rules"]
+            .as_array()
+            .expect("rules")
+            .iter()
+            .filter(|rule| rule["id"] == "r151" || rule["id"] == "r153")
+            .map(|rule| {
+                (
+                    rule["id"].as_str().expect("id").to_owned(),
+                    rule["body"].as_str().expect("body").to_owned(),
+                )
+            })
+            .collect();
+        bodies.sort();
+        bodies
+    };
+    let pair = |first: &str, second: &str| {
+        vec![
+            ("r151".to_owned(), first.to_owned()),
+            ("r153".to_owned(), second.to_owned()),
+        ]
+    };
+    assert_eq!(bodies(&project), pair("Rule 151 body.", "Rule 153 body."));
+    let snapshot = project.read(SNAPSHOT);
+    let mut lines = snapshot.lines();
+    let header = lines.next().expect("header");
+    assert!(
+        header.starts_with(&format!(
+            "ai-rulez parsed items 1 {} ",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{header}"
+    );
+    assert_eq!(lines.count(), 600);
+    // The folder keeps itself out of git.
+    assert_eq!(
+        project.read(".ai-rulez/local/.gitignore").lines().last(),
+        Some("*")
+    );
+    project.write(
+        SNAPSHOT,
+        snapshot
+            .replace("Rule 151 body.", "Rule 151 as remembered.")
+            .replace("Rule 153 body.", "Rule 153 as remembered."),
+    );
+    project.write(
+        ".ai-rulez/rules/r153.md",
+        "---\nglobs: [\"src/m153/**\"]\npriority: high\n---\nRule 153 body.\n",
+    );
+    assert_eq!(
+        bodies(&project),
+        pair("Rule 151 as remembered.", "Rule 153 body.")
+    );
+    // Another build's snapshot (here: another format line) is ignored: every file is parsed.
+    let foreign = project
+        .read(SNAPSHOT)
+        .replacen("parsed items 1", "parsed items 0", 1);
+    project.write(SNAPSHOT, foreign);
+    assert_eq!(bodies(&project), pair("Rule 151 body.", "Rule 153 body."));
+}
+
+/// A server that ranked the rules of a large project stores its relevance index in the
+/// machine-local folder, and the next server answers the same from it; after an edit of a
+/// rule's text the stored index no longer matches, and the answer follows the edit.
+#[test]
+fn a_second_server_ranks_with_the_stored_relevance_index_and_sees_an_edit() {
+    const STORED: &str = ".ai-rulez/local/relevance-index";
+    let project = many_rules(4200);
+    let ask = |project: &crate::support::Project| {
+        let mut server =
+            crate::mcp::Server::start_with(project.path(), &["--toolsets", "read"], &[]);
+        let reply = server.ok(
+            "get_rules",
+            serde_json::json!({"paths": ["src/m151/lib.rs"], "task": "rule 151 body"}),
+        );
+        let (status, _, stderr) = server.finish();
+        assert!(status.success(), "{stderr}");
+        reply
+    };
+    let first = ask(&project);
+    let stored = project.read_bytes(STORED);
+    let header = stored.split(|byte| *byte == b'\n').next().expect("header");
+    let header = String::from_utf8_lossy(header);
+    assert!(
+        header.starts_with(&format!(
+            "ai-rulez relevance index 1 {} ",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{header}"
+    );
+    let inode = || {
+        std::os::unix::fs::MetadataExt::ino(
+            &fs_err::metadata(project.path().join(STORED)).expect("stored index"),
+        )
+    };
+    let stored_inode = inode();
+    let second = ask(&project);
+    assert_eq!(second, first);
+    // A server that read the index does not store it again (a new copy is a new file).
+    assert_eq!(inode(), stored_inode);
+    assert_eq!(project.read_bytes(STORED), stored);
+    project.write(
+        ".ai-rulez/rules/r151.md",
+        "---\nglobs: [\"src/m151/**\"]\npriority: high\n---\nRule 151, now about caching.\n",
+    );
+    let edited = ask(&project);
+    let body = edited["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .find(|rule| rule["id"] == "r151")
+        .map(|rule| rule["body"].clone());
+    assert_eq!(
+        body,
+        Some(serde_json::json!("Rule 151, now about caching."))
+    );
+}

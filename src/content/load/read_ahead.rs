@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{MAX_FILE_BYTES, Tree, join};
+use super::{MAX_FILE_BYTES, Stamp, Tree, join};
 use crate::confined_fs::{Entry, EntryKind};
 use crate::content::{Item, Kind, Layer, interpret};
 use crate::error::Result;
@@ -18,8 +18,8 @@ const LEAST_FILES: usize = 64;
 
 /// One file read and parsed ahead.
 pub(super) struct ReadAhead {
-    /// Size and modification time of the file read, when the caller keeps a parse cache.
-    pub stamp: Option<(u64, (i64, i64))>,
+    /// The stamp of the file read, when the caller keeps a parse cache.
+    pub stamp: Option<Stamp>,
     /// Bytes read (charged against the tree's byte budget by the loader).
     pub length: usize,
     /// The item, or why the file does not load.
@@ -61,7 +61,7 @@ pub(super) fn read_ahead(
             .read_with_info(relative, MAX_FILE_BYTES)
             .ok()
             .flatten()?;
-        let stamp = stamps.then_some((info.len, info.modified));
+        let stamp = stamps.then(|| Stamp::of(&info));
         spent.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         let shown = tree.shown(relative);
         let parsed = frontmatter::parse(&shown, &bytes)

@@ -1,0 +1,92 @@
+//! Parsed items kept between loads of one project, by file, so that a long-running server
+//! parses again only the files that changed: the stamp that tells one version of a file from
+//! another, and the cache of stamps and items.
+
+use std::collections::HashMap;
+
+use super::{Item, snapshot};
+use crate::confined_fs::ProjectDir;
+
+/// The facts that tell one version of a file from another: size, modification and
+/// status-change times, and inode. A file whose facts all match was not written since (the
+/// status-change time moves on every write, rename and `touch`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Stamp {
+    /// Size in bytes.
+    pub(super) len: u64,
+    /// Modification time as (seconds, nanoseconds) since the epoch.
+    pub(super) modified: (i64, i64),
+    /// Status-change time as (seconds, nanoseconds) since the epoch.
+    pub(super) changed: (i64, i64),
+    pub(super) inode: u64,
+}
+
+impl Stamp {
+    pub(super) fn of(info: &crate::confined_fs::Info) -> Self {
+        Self {
+            len: info.len,
+            modified: info.modified,
+            changed: info.changed,
+            inode: info.inode,
+        }
+    }
+}
+
+/// Parsed items remembered by file (see [`Stamp`]), so reloading a tree after an edit re-reads
+/// only the files that changed (the MCP server keeps one per project).
+///
+/// A load records each file's stamp; the items themselves come back through
+/// [`ParseCache::keep_items`] when the tree they were served from is dropped, and the next load
+/// takes them over instead of parsing again. Copying every item into the cache while loading
+/// doubled the memory of a first load (100,000 rules: several hundred MB) for a reload that
+/// may never come. The first load of a cache starts from the project's snapshot of parsed
+/// items ([`snapshot`]) when there is one, and a load that parsed many files leaves a new
+/// snapshot to write ([`ParseCache::take_pending_snapshot`]).
+#[derive(Debug, Default)]
+pub(crate) struct ParseCache {
+    /// Per file the last loads parsed, by the path its item shows (project-relative, or
+    /// `include:<name>/...`).
+    pub(super) stamps: HashMap<String, Stamp>,
+    /// The items handed back, by the path they show; the next load takes those whose file
+    /// still has its stamp and drops the rest.
+    pub(super) kept: HashMap<String, Item>,
+    /// Whether a load already looked for the project's snapshot (only the first one does).
+    pub(super) snapshot_read: bool,
+    /// The snapshot the last load asks to be written, if it parsed enough files.
+    pub(super) pending_snapshot: Option<snapshot::PendingSnapshot>,
+}
+
+impl ParseCache {
+    /// Hands back the items of the last load (as loaded, in any order) for the next load to
+    /// take over; items of files whose stamp is unknown or changed are parsed again.
+    pub(crate) fn keep_items(&mut self, items: Vec<Item>) {
+        self.kept = items
+            .into_iter()
+            .map(|item| (item.source_path.clone(), item))
+            .collect();
+    }
+
+    /// The snapshot of parsed items the last load asks to be written: it parsed at least
+    /// [`snapshot::LEAST_PARSED`] files of a project with a config folder. Write it with the
+    /// items that load returned.
+    pub(crate) fn take_pending_snapshot(&mut self) -> Option<snapshot::PendingSnapshot> {
+        self.pending_snapshot.take()
+    }
+
+    /// Fills an empty cache from the snapshot at `path`, once per cache.
+    pub(super) fn start_from_snapshot(&mut self, dir: &ProjectDir, path: &str) {
+        if std::mem::replace(&mut self.snapshot_read, true)
+            || !self.stamps.is_empty()
+            || !self.kept.is_empty()
+        {
+            return;
+        }
+        let items = snapshot::read(dir, path).unwrap_or_default();
+        self.stamps.reserve(items.len());
+        self.kept.reserve(items.len());
+        for (stamp, item) in items {
+            self.stamps.insert(item.source_path.clone(), stamp);
+            self.kept.insert(item.source_path.clone(), item);
+        }
+    }
+}

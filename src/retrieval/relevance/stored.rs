@@ -1,0 +1,302 @@
+//! The machine-local copy of the relevance index (`.ai-rulez/local/relevance-index`): the first
+//! `get_rules` of a server started on a large unchanged tree reads the index the last server
+//! built instead of indexing every item again (100,000 rules: about 1.2 s on two cores).
+//!
+//! The copy is found by what it indexes, not by file times. Its header holds a SHA-256 digest
+//! of every field the index reads from each item (kind, id, title, triggers, description,
+//! body), in index order, and the identity of the binary that wrote it
+//! ([`crate::local_state::binary_identity`]). A copy is taken only when both match, so it is
+//! exactly the index building would give; a missing, damaged or foreign copy is ignored and the
+//! index is built.
+//!
+//! Format: the header line `ai-rulez relevance index 1 <binary identity> <digest hex>`, then
+//! the index in postcard's encoding (<https://postcard.jamesmunns.com/wire-format>).
+
+use super::RelevanceIndex;
+use crate::confined_fs::ProjectDir;
+use crate::content::Item;
+use crate::error::Result;
+
+/// The copy's file name in the machine-local folder.
+pub(crate) const FILE_NAME: &str = "relevance-index";
+
+/// Fewest items for which the index is stored: a smaller one is built in less time than it
+/// takes to read.
+pub(crate) const LEAST_ITEMS: usize = 4096;
+
+/// Largest copy read (2 GiB), so a stray file cannot exhaust memory.
+const MAX_BYTES: u64 = 2 * 1024 * 1024 * 1024;
+
+/// Items per leaf of [`digest_of`]: the leaves are hashed on every core.
+const ITEMS_PER_LEAF: usize = 1024;
+
+/// The SHA-256 digest (hex) of what indexing `items`, in this order, reads from them: the
+/// digest of the digests of consecutive runs of [`ITEMS_PER_LEAF`] items, hashed on every core.
+/// Each field is hashed with its length first, so no two different lists of items share a
+/// digest by the way their texts join. (SHA-256, not BLAKE3: the processor's SHA instructions
+/// make it quicker than the portable BLAKE3 build this binary carries.)
+pub(crate) fn digest_of(items: &[&Item]) -> String {
+    use sha2::Digest as _;
+    let runs: Vec<&[&Item]> = items.chunks(ITEMS_PER_LEAF).collect();
+    let leaves = crate::parallel::map_in_order(&runs, |run| leaf_digest(run));
+    let mut hasher = sha2::Sha256::new();
+    hasher.update((items.len() as u64).to_le_bytes());
+    for leaf in leaves {
+        hasher.update(leaf);
+    }
+    hex::encode(hasher.finalize())
+}
+
+/// The SHA-256 digest of the indexed fields of `items`, in order.
+fn leaf_digest(items: &[&Item]) -> [u8; 32] {
+    use sha2::Digest as _;
+    let mut hasher = sha2::Sha256::new();
+    let mut field = |text: &str| {
+        hasher.update((text.len() as u64).to_le_bytes());
+        hasher.update(text.as_bytes());
+    };
+    for item in items {
+        field(item.kind.noun());
+        field(&item.id);
+        field(&item.title);
+        field(&item.triggers.len().to_string());
+        for trigger in &item.triggers {
+            field(trigger);
+        }
+        match &item.description {
+            Some(description) => {
+                field("some");
+                field(description);
+            }
+            None => field("none"),
+        }
+        field(&item.body);
+    }
+    hasher.finalize().into()
+}
+
+/// The header line of the copy of the index over items with `digest`; `None` when the running
+/// executable cannot be looked at.
+fn header(digest: &str) -> Option<String> {
+    Some(format!("{}{digest}\n", header_start()?))
+}
+
+/// What the header line of a copy this binary wrote starts with, before the digest.
+fn header_start() -> Option<String> {
+    let identity = crate::local_state::binary_identity()?;
+    Some(format!("ai-rulez relevance index 1 {identity} "))
+}
+
+/// A copy of the index read before the items it must match are known (while the catalog is
+/// built): the digest its header names, and the index.
+#[derive(Debug)]
+pub(crate) struct Prefetched {
+    digest: String,
+    index: RelevanceIndex,
+}
+
+impl Prefetched {
+    /// The index, when it was built over items with `digest`.
+    pub(crate) fn index_for(self, digest: &str) -> Option<RelevanceIndex> {
+        (self.digest == digest).then_some(self.index)
+    }
+}
+
+/// The copy stored at `path` (project-relative), whatever items it indexes; `None` when there
+/// is none, or it is unreadable, damaged, or written by another build.
+pub(crate) fn read_any(dir: &ProjectDir, path: &str) -> Option<Prefetched> {
+    let start = header_start()?;
+    let (bytes, _) = dir.read(path, MAX_BYTES).ok()??;
+    let rest = bytes.strip_prefix(start.as_bytes())?;
+    let newline = rest.iter().position(|byte| *byte == b'\n')?;
+    let digest = std::str::from_utf8(&rest[..newline]).ok()?.to_owned();
+    let index = postcard::from_bytes(&rest[newline + 1..]).ok()?;
+    Some(Prefetched { digest, index })
+}
+
+/// The index stored at `path` (project-relative) for items with `digest`; `None` when there is
+/// none, or it is unreadable, damaged, for other items, or written by another build.
+pub(crate) fn read(dir: &ProjectDir, path: &str, digest: &str) -> Option<RelevanceIndex> {
+    read_any(dir, path)?.index_for(digest)
+}
+
+/// Stores `index`, the index over items with `digest`, at `path` (project-relative, in the
+/// machine-local folder, which is made to ignore itself first), atomically.
+///
+/// Errors: [`crate::error::Error::Refused`] for a symlink on the way; I/O. Without a header (the
+/// running executable cannot be looked at) nothing is written.
+pub(crate) fn write(
+    dir: &ProjectDir,
+    path: &str,
+    digest: &str,
+    index: &RelevanceIndex,
+) -> Result<()> {
+    let Some(header) = header(digest) else {
+        return Ok(());
+    };
+    // Encoding into memory fails only when memory does; then nothing is stored.
+    let Ok(bytes) = postcard::to_extend(index, header.into_bytes()) else {
+        return Ok(());
+    };
+    let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+    crate::local_state::keep_folder_out_of_git(dir, folder)?;
+    dir.write(path, &bytes, 0o644)
+}
+
+/// The index's documents as one block of bytes, so that reading a copy of 100,000 documents
+/// costs a pass over memory rather than one decoding step per number: the document count
+/// (`u64`), then per document its entry count (`u32`) and per entry the term number (`u32`),
+/// frequency and head frequency (`f64`, exact bits) and field bits (`u8`), all little-endian.
+pub(super) mod packed_documents {
+    use serde::de::Error as _;
+    use serde::{Deserialize as _, Deserializer, Serializer};
+
+    /// One document entry: term number, frequency, head frequency, field bits.
+    type Entry = (u32, f64, f64, u8);
+
+    const ENTRY_BYTES: usize = 4 + 8 + 8 + 1;
+
+    pub(in crate::retrieval::relevance) fn serialize<S: Serializer>(
+        documents: &[Vec<Entry>],
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let entries: usize = documents.iter().map(Vec::len).sum();
+        let mut bytes = Vec::with_capacity(8 + documents.len() * 4 + entries * ENTRY_BYTES);
+        bytes.extend_from_slice(&(documents.len() as u64).to_le_bytes());
+        for document in documents {
+            let count = u32::try_from(document.len()).map_err(serde::ser::Error::custom)?;
+            bytes.extend_from_slice(&count.to_le_bytes());
+            for (term, frequency, head, bits) in document {
+                bytes.extend_from_slice(&term.to_le_bytes());
+                bytes.extend_from_slice(&frequency.to_le_bytes());
+                bytes.extend_from_slice(&head.to_le_bytes());
+                bytes.push(*bits);
+            }
+        }
+        serializer.serialize_bytes(&bytes)
+    }
+
+    pub(in crate::retrieval::relevance) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<Vec<Entry>>, D::Error> {
+        let mut bytes = <&'de [u8]>::deserialize(deserializer)?;
+        let cut = |bytes: &mut &'de [u8], length: usize| -> Result<&'de [u8], D::Error> {
+            let Some((taken, rest)) = bytes.split_at_checked(length) else {
+                return Err(D::Error::custom("the documents end early"));
+            };
+            *bytes = rest;
+            Ok(taken)
+        };
+        let word = |taken: &[u8]| u32::from_le_bytes([taken[0], taken[1], taken[2], taken[3]]);
+        let wide = |taken: &[u8]| {
+            let mut eight = [0_u8; 8];
+            eight.copy_from_slice(taken);
+            eight
+        };
+        let count = u64::from_le_bytes(wide(cut(&mut bytes, 8)?));
+        let count = usize::try_from(count).map_err(D::Error::custom)?;
+        // Every document takes at least its 4-byte count, which bounds a damaged count.
+        if count > bytes.len() / 4 {
+            return Err(D::Error::custom(
+                "the document count is larger than the data",
+            ));
+        }
+        let mut documents = Vec::with_capacity(count);
+        for _ in 0..count {
+            let entries = word(cut(&mut bytes, 4)?) as usize;
+            let block = cut(&mut bytes, entries.saturating_mul(ENTRY_BYTES))?;
+            let document = block
+                .chunks_exact(ENTRY_BYTES)
+                .map(|entry| {
+                    (
+                        word(&entry[..4]),
+                        f64::from_le_bytes(wide(&entry[4..12])),
+                        f64::from_le_bytes(wide(&entry[12..20])),
+                        entry[20],
+                    )
+                })
+                .collect();
+            documents.push(document);
+        }
+        if !bytes.is_empty() {
+            return Err(D::Error::custom("bytes are left after the documents"));
+        }
+        Ok(documents)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules() -> Vec<Item> {
+        [
+            "---\ntriggers: [retry, \"database timeout\"]\ndescription: Retries\n---\n# Retry the database client\n\nWrap `dbClient.connect` in retries with a timeout.\n",
+            "# Logging\n\nLog with the structured logger; never print secrets.\n",
+            "---\ndescription: Pages\n---\nPaginate list endpoints with a cursor, 50 items a page.\n",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(number, text)| {
+            crate::content::root_rule_from_bytes(
+                &format!(".ai-rulez/rules/r{number}.md"),
+                text.as_bytes(),
+            )
+            .expect("a rule")
+        })
+        .collect()
+    }
+
+    fn assert_same(left: &RelevanceIndex, right: &RelevanceIndex) {
+        assert_eq!(left.vocabulary, right.vocabulary);
+        assert_eq!(left.documents, right.documents);
+        assert_eq!(left.pairs, right.pairs);
+        assert_eq!(left.triggers, right.triggers);
+        assert_eq!(left.lengths, right.lengths);
+        assert_eq!(left.document_frequency, right.document_frequency);
+        assert_eq!(
+            left.average_length.to_bits(),
+            right.average_length.to_bits()
+        );
+    }
+
+    #[test]
+    fn a_stored_index_reads_back_only_for_the_items_it_indexes() {
+        let folder = tempfile::tempdir().expect("temporary folder");
+        let dir = ProjectDir::open(folder.path()).expect("open");
+        let path = ".ai-rulez/local/relevance-index";
+        let rules = rules();
+        let items: Vec<&Item> = rules.iter().collect();
+        let index = RelevanceIndex::build_in_order(&items);
+        let digest = digest_of(&items);
+        write(&dir, path, &digest, &index).expect("stored");
+        assert_same(&read(&dir, path, &digest).expect("read back"), &index);
+        let bytes = fs_err::read(folder.path().join(path)).expect("bytes");
+        let header = bytes.split(|byte| *byte == b'\n').next().expect("header");
+        assert_eq!(
+            std::str::from_utf8(header).expect("text"),
+            format!(
+                "ai-rulez relevance index 1 {} {digest}",
+                crate::local_state::binary_identity().expect("identity")
+            )
+        );
+        assert_eq!(
+            fs_err::read_to_string(folder.path().join(".ai-rulez/local/.gitignore"))
+                .expect("ignore file")
+                .lines()
+                .last(),
+            Some("*")
+        );
+        // One changed body, or the same items in another order, is another digest.
+        let mut edited = rules.clone();
+        edited[1].body.push_str("Also log the request id.\n");
+        let edited_items: Vec<&Item> = edited.iter().collect();
+        assert_ne!(digest_of(&edited_items), digest);
+        assert!(read(&dir, path, &digest_of(&edited_items)).is_none());
+        let reordered: Vec<&Item> = rules.iter().rev().collect();
+        assert_ne!(digest_of(&reordered), digest);
+        // A cut copy is ignored, never half read.
+        fs_err::write(folder.path().join(path), &bytes[..bytes.len() - 10]).expect("cut");
+        assert!(read(&dir, path, &digest).is_none());
+    }
+}
