@@ -10,9 +10,7 @@ use crate::config::Config;
 use crate::content::{Item, Layer};
 
 /// Where a skill is delivered.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Delivery {
     /// Written into every preset's skill tree (the default).
     Static,

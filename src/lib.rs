@@ -75,6 +75,8 @@ pub fn run() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    // Named now, before anything could replace the executable (see the function).
+    local_state::binary_identity();
     let start = cli
         .directory
         .clone()

@@ -1,6 +1,7 @@
 //! The machine-local folder `<config folder>/local/`: usage counts, the review ledger, the
-//! activity log, the writer's output stats and the memo of the last no-op `generate` describe
-//! one machine and must never reach git. This module names the folder's files and makes the folder ignore itself with its own
+//! activity log, the writer's output stats, the memo of the last no-op `generate`, and the MCP
+//! server's snapshot of parsed items and stored relevance index describe one machine and must
+//! never reach git. This module names the folder's files, writes its caches in the background, and makes the folder ignore itself with its own
 //! `.gitignore`, so it stays out of git even when the managed `.gitignore` block is off (the
 //! default).
 
@@ -53,50 +54,77 @@ pub(crate) fn keep_folder_out_of_git(dir: &ProjectDir, local_folder: &str) -> Re
 }
 
 /// What names the running binary in the machine-local caches (the snapshot of parsed items,
-/// the stored relevance index): its version, and the size and modification time of its
-/// executable, so a cache written by any other build (whose parser or index may differ) is never
-/// taken for this one's. `None` when the executable cannot be looked at (then no cache is read
-/// or written).
+/// the stored relevance index): its version, and the size, modification and status-change
+/// times and inode of its executable, so a cache written by any other build (whose parser or
+/// index may differ) is never taken for this one's. Looked at once, on first use (`run` asks at
+/// start, before a later upgrade in place could change what the path names); on Linux through
+/// `/proc/self/exe`, which names the running file even after it was replaced. `None` when the
+/// executable cannot be looked at (then no cache is read or written).
 pub(crate) fn binary_identity() -> Option<&'static str> {
     static IDENTITY: OnceLock<Option<String>> = OnceLock::new();
     IDENTITY
         .get_or_init(|| {
-            let metadata = fs_err::metadata(std::env::current_exe().ok()?).ok()?;
-            let modified = metadata
-                .modified()
-                .ok()?
-                .duration_since(std::time::UNIX_EPOCH)
-                .ok()?;
+            #[cfg(target_os = "linux")]
+            let executable = std::path::PathBuf::from("/proc/self/exe");
+            #[cfg(not(target_os = "linux"))]
+            let executable = std::env::current_exe().ok()?;
+            let metadata = fs_err::metadata(executable).ok()?;
+            let since_epoch = |time: std::io::Result<std::time::SystemTime>| {
+                let elapsed = time.ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+                Some(format!(
+                    "{}.{:09}",
+                    elapsed.as_secs(),
+                    elapsed.subsec_nanos()
+                ))
+            };
+            let modified = since_epoch(metadata.modified())?;
+            #[cfg(unix)]
+            let (changed, inode) = {
+                use std::os::unix::fs::MetadataExt as _;
+                (
+                    format!("{}.{:09}", metadata.ctime(), metadata.ctime_nsec()),
+                    metadata.ino(),
+                )
+            };
+            #[cfg(not(unix))]
+            let (changed, inode) = (String::from("-"), 0);
             Some(format!(
-                "{} {} {} {}",
+                "{} {} {modified} {changed} {inode}",
                 env!("CARGO_PKG_VERSION"),
                 metadata.len(),
-                modified.as_secs(),
-                modified.subsec_nanos()
             ))
         })
         .as_deref()
 }
 
-/// Cache writers still running (see [`write_in_background`]).
-static BACKGROUND_WRITERS: Mutex<Vec<std::thread::JoinHandle<()>>> = Mutex::new(Vec::new());
+/// Cache writers still running (see [`write_in_background`]), each with the path it writes.
+static BACKGROUND_WRITERS: Mutex<Vec<(String, std::thread::JoinHandle<()>)>> =
+    Mutex::new(Vec::new());
 
-/// Runs `write` (which writes one machine-local cache file) on a thread of its own named
-/// `name`, at the lowest scheduling priority, so the call that needed the cached work is
-/// answered first. [`finish_background_writes`] waits for it.
-pub(crate) fn write_in_background(name: &str, write: impl FnOnce() + Send + 'static) {
-    let spawned = std::thread::Builder::new()
-        .name(name.to_owned())
-        .spawn(move || {
-            lower_this_threads_priority();
-            write();
-        });
+/// Runs `write`, which writes the machine-local cache file `path`, on a thread of its own at
+/// the lowest scheduling priority, so the call that needed the cached work is answered first.
+/// A writer of the same path still running is waited for first (by the new thread), so two
+/// writers of one file never share its temporary file. [`finish_background_writes`] waits for
+/// it.
+pub(crate) fn write_in_background(path: &str, write: impl FnOnce() + Send + 'static) {
+    let mut writers = BACKGROUND_WRITERS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    writers.retain(|(_, writer)| !writer.is_finished());
+    let previous = writers
+        .iter()
+        .position(|(writing, _)| writing == path)
+        .map(|position| writers.swap_remove(position).1);
+    let name = path.rsplit('/').next().unwrap_or(path).to_owned();
+    let spawned = std::thread::Builder::new().name(name).spawn(move || {
+        lower_this_threads_priority();
+        if let Some(previous) = previous {
+            previous.join().ok();
+        }
+        write();
+    });
     if let Ok(handle) = spawned {
-        let mut writers = BACKGROUND_WRITERS
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        writers.retain(|writer| !writer.is_finished());
-        writers.push(handle);
+        writers.push((path.to_owned(), handle));
     }
 }
 
@@ -109,9 +137,25 @@ pub(crate) fn finish_background_writes() {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner),
     );
-    for writer in writers {
+    for (_, writer) in writers {
         writer.join().ok();
     }
+}
+
+/// The project-relative path of the file `name` in the machine-local folder of the project
+/// whose config folder is `config_dir` (project-relative, e.g. `.ai-rulez`).
+pub(crate) fn path_in(config_dir: &str, name: &str) -> String {
+    format!("{config_dir}/local/{name}")
+}
+
+/// Writes the machine-local file `path` (project-relative, directly in a machine-local folder)
+/// atomically, after making its folder ignore itself.
+///
+/// Errors: [`crate::error::Error::Refused`] for a symlink on the way; I/O.
+pub(crate) fn write_file(dir: &ProjectDir, path: &str, bytes: &[u8]) -> Result<()> {
+    let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+    keep_folder_out_of_git(dir, folder)?;
+    dir.write(path, bytes, 0o644)
 }
 
 /// Gives the calling thread the lowest scheduling priority (Linux: `setpriority` on the

@@ -623,6 +623,8 @@ mod tests {
                 (".ai-rulez/rules/removed.md", "Goes away.\n"),
             ],
         );
+        // The parse cache remembers only files that had not changed for 2 s when a load began.
+        std::thread::sleep(std::time::Duration::from_millis(2100));
         let mut cache = content::ParseCache::default();
         let load_with = |cache: &mut content::ParseCache| {
             let (project, errors) = load_lenient_cached(

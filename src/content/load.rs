@@ -72,6 +72,7 @@ pub(crate) fn load_tree_cached(
         warm_cache,
         bytes_read: 0,
         parsed_files: 0,
+        loaded_at,
     };
     loader.inline_items(config, config_path);
     let project = Tree {
@@ -117,11 +118,7 @@ pub(crate) fn load_tree_cached(
         if let Some(path) = snapshot_path
             && parsed_files >= snapshot::LEAST_PARSED
         {
-            cache.pending_snapshot = Some(snapshot::PendingSnapshot::settled(
-                path,
-                &cache.stamps,
-                loaded_at,
-            ));
+            cache.pending_snapshot = Some(snapshot::PendingSnapshot::of(path, &cache.stamps));
         }
     }
     let errors = std::mem::take(&mut loader.errors);
@@ -225,6 +222,9 @@ struct Loader<'a> {
     bytes_read: u64,
     /// Files parsed (not taken over from the cache) so far.
     parsed_files: usize,
+    /// When this load began (seconds, nanoseconds since the epoch): a parse is remembered only
+    /// for a file settled by then ([`Stamp::is_settled_at`]).
+    loaded_at: (i64, i64),
 }
 
 impl Loader<'_> {
@@ -561,6 +561,15 @@ impl Loader<'_> {
             && item.id == id
             && item.layer == *layer
         {
+            // A file taken over counts against the byte budget as if it were read, so whether
+            // the budget trips does not depend on what the cache holds.
+            if !self.charge(
+                tree,
+                relative,
+                usize::try_from(stamp.len).unwrap_or(usize::MAX),
+            ) {
+                return None;
+            }
             self.items.push(item);
             return Some(self.items.len() - 1);
         }
@@ -587,7 +596,11 @@ impl Loader<'_> {
             Ok(item) => {
                 if let (Some(stamp), Some(cache)) = (stamp, self.cache.as_deref_mut()) {
                     self.parsed_files += 1;
-                    cache.stamps.insert(item.source_path.clone(), stamp);
+                    if stamp.is_settled_at(self.loaded_at) {
+                        cache.stamps.insert(item.source_path.clone(), stamp);
+                    } else {
+                        cache.stamps.remove(&item.source_path);
+                    }
                 }
                 self.items.push(item);
                 Some(self.items.len() - 1)

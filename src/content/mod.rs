@@ -71,7 +71,7 @@ impl Kind {
 }
 
 /// Render priority; items are ordered by priority, then id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Priority {
     /// `critical`
     Critical,
@@ -111,7 +111,7 @@ impl Priority {
 }
 
 /// When an assistant should load a rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Activation {
     /// Always loaded.
     Always,
@@ -173,9 +173,8 @@ pub struct Resource {
     pub executable: bool,
 }
 
-/// One loaded item with its frontmatter interpreted. Serialised only into the machine-local
-/// snapshot of parsed items (see `load::snapshot`), which a rebuilt binary never reads.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// One loaded item with its frontmatter interpreted.
+#[derive(Debug, Clone)]
 pub struct Item {
     /// Kind of item.
     pub kind: Kind,
@@ -203,9 +202,7 @@ pub struct Item {
     pub yaml: Option<String>,
     /// Body text (LF line ends).
     pub body: String,
-    /// Skill resources, sorted by path. Read from disk on every load, so never kept in the
-    /// snapshot of parsed items.
-    #[serde(skip)]
+    /// Skill resources, sorted by path.
     pub resources: Vec<Resource>,
     /// `title`, or the body's leading `# Heading`, or the id.
     pub title: String,

@@ -184,11 +184,17 @@ impl Projects {
         let mut warnings = Vec::new();
         // A file that does not load (invalid UTF-8, broken YAML) must not take the whole project
         // down: the other items are served and the reply names the broken file.
-        // The stored relevance index of a large project is read on another core while the
-        // project loads: the first `get_rules` then only checks that it indexes these items.
-        let prefetching = {
+        // On the first load of a project, its stored relevance index is read on another core
+        // while the project loads: the first `get_rules` then only checks that it indexes
+        // these items. A reload after an edit builds the index (a copy could rarely match).
+        let prefetching = if self.parses.contains_key(root) {
+            None
+        } else {
             let root = root.to_path_buf();
-            std::thread::spawn(move || crate::retrieval::prefetch_stored_index(&root))
+            std::thread::Builder::new()
+                .name("relevance-index".to_owned())
+                .spawn(move || crate::retrieval::prefetch_stored_index(&root))
+                .ok()
         };
         let parses = self.parses.entry(root.to_path_buf()).or_default();
         let (loaded, errors) = project::load_lenient_cached(
@@ -219,7 +225,9 @@ impl Projects {
         let (watcher, catalog) = std::thread::scope(|scope| {
             let watching = scope.spawn(|| watch(&loaded, &changes, &barrier, barrier_folder));
             let mut catalog = Catalog::new(loaded.clone(), problems.clone());
-            catalog.offer_stored_index(prefetching.join().ok().flatten());
+            if let Some(prefetching) = prefetching {
+                catalog.offer_stored_index(prefetching.join().ok().flatten());
+            }
             let watcher = watching.join().unwrap_or_else(|_| {
                 mark_everything(&changes);
                 None
@@ -270,7 +278,8 @@ impl Projects {
 /// [`crate::local_state::write_in_background`]); the next server started on the same tree reads
 /// it instead of parsing every file. A failure is only logged: the snapshot is a hint.
 fn write_snapshot_in_background(pending: crate::content::PendingSnapshot, catalog: Arc<Catalog>) {
-    crate::local_state::write_in_background("parsed-items", move || {
+    let path = pending.path().to_owned();
+    crate::local_state::write_in_background(&path, move || {
         let project = &catalog.project;
         if let Err(error) = pending.write(&project.dir, &project.tree.items) {
             eprintln!("ai-rulez mcp: the snapshot of parsed items was not written: {error}");

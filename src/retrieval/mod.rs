@@ -237,7 +237,10 @@ pub struct Catalog {
     /// built on first use, so `explain`, `find_context` and the other tools that do not rank
     /// never pay for it (100,000 rules: about 1.5 s on two cores).
     relevance: OnceLock<Arc<relevance::RelevanceIndex>>,
-    /// A stored copy of the relevance index read while the catalog was built (see
+    /// Whether the relevance index is read from and stored into the machine-local copy (set by
+    /// [`Catalog::offer_stored_index`]; only the MCP server's first catalog of a project is).
+    uses_stored_index: bool,
+    /// The stored copy of the relevance index read while the project loaded (see
     /// [`prefetch_stored_index`]), taken by the first [`Catalog::relevance`] if it indexes
     /// exactly `knowledge`.
     offered_index: std::sync::Mutex<Option<StoredIndex>>,
@@ -259,50 +262,29 @@ pub struct Catalog {
     skill_shelf: OnceLock<skills::SkillShelf>,
 }
 
-/// A stored copy of the relevance index, read ahead by [`prefetch_stored_index`].
-pub(crate) use relevance::stored::Prefetched as StoredIndex;
+pub(crate) use relevance::stored::StoredIndex;
 
-/// Where the stored relevance index of `project` lives (`<config folder>/local/relevance-index`)
-/// when an index over `items` items is worth storing; `None` for a small index or a project
-/// without a config folder.
-fn stored_index_path(project: &Project, items: usize) -> Option<String> {
-    let config_dir = &project.config_dir_relative;
-    (items >= relevance::stored::LEAST_ITEMS && !config_dir.is_empty())
-        .then(|| format!("{config_dir}/local/{}", relevance::stored::FILE_NAME))
-}
-
-/// Whether this process has not yet stored a relevance index for the project at `root` (and
-/// from now on has): a server stores one copy per project, for the next server to start from,
-/// rather than rewriting hundreds of MB in the background after every edit.
-fn first_store_in_this_process(root: &std::path::Path) -> bool {
-    static STORED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
-    let mut stored = STORED
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if stored.iter().any(|known| known == root) {
-        return false;
-    }
-    stored.push(root.to_path_buf());
-    true
-}
-
-/// Reads the stored relevance index of the project around `start`, whatever items it indexes,
-/// so that it can be read on another core while the project loads and handed over with
-/// [`Catalog::offer_stored_index`]; `None` when there is no project with a config folder, or no
-/// usable copy.
+/// Reads the stored relevance index of the project around `start` (`<config
+/// folder>/local/relevance-index`), whatever items it indexes, so that it can be read on another
+/// core while the project loads and handed over with [`Catalog::offer_stored_index`]; `None`
+/// when there is no project with a config folder, or no usable copy.
 pub(crate) fn prefetch_stored_index(start: &std::path::Path) -> Option<StoredIndex> {
     let (root, config_relative, _) = crate::project::discover(start).ok()?;
     let (config_dir, _) = config_relative.rsplit_once('/')?;
     let dir = crate::confined_fs::ProjectDir::open(&root).ok()?;
-    let path = format!("{config_dir}/local/{}", relevance::stored::FILE_NAME);
-    relevance::stored::read_any(&dir, &path)
+    let path = crate::local_state::path_in(config_dir, relevance::stored::FILE_NAME);
+    relevance::stored::read(&dir, &path)
 }
 
 impl Catalog {
-    /// Hands the catalog a stored relevance index read ahead ([`prefetch_stored_index`]); the
-    /// first [`Catalog::relevance`] takes it if it indexes exactly what the catalog ranks, and
-    /// builds the index otherwise.
+    /// Makes this catalog's relevance index come from the machine-local copy: the first
+    /// [`Catalog::relevance`] takes `stored` (read ahead with [`prefetch_stored_index`]) if it
+    /// indexes exactly what the catalog ranks, and otherwise builds the index and stores a
+    /// copy in the background for the next server. Only for a project of at least
+    /// [`relevance::stored::LEAST_ITEMS`] ranked items with a config folder; others always
+    /// build.
     pub(crate) fn offer_stored_index(&mut self, stored: Option<StoredIndex>) {
+        self.uses_stored_index = true;
         *self
             .offered_index
             .get_mut()
@@ -391,6 +373,7 @@ impl Catalog {
             mentions: mentions::MentionIndex::new(knowledge.len()),
             knowledge,
             relevance: OnceLock::new(),
+            uses_stored_index: false,
             offered_index: std::sync::Mutex::new(None),
             matchers,
             glob_sets,
@@ -460,36 +443,35 @@ impl Catalog {
     /// The BM25F index over everything `get_rules` can send (positions are numbers in
     /// `knowledge`), built on first use.
     ///
-    /// For a large project with a config folder, the index is read from the machine-local copy
-    /// the last server stored ([`relevance::stored`]) when it indexes exactly these items;
-    /// else it is built, and a copy is stored in the background for the next server.
+    /// When the server asked for it ([`Catalog::offer_stored_index`]), the index comes from
+    /// the machine-local copy when that indexes exactly these items, and is otherwise built and
+    /// stored in the background.
     pub(crate) fn relevance(&self) -> &relevance::RelevanceIndex {
         self.relevance.get_or_init(|| {
             let items: Vec<&Item> = (0..self.knowledge.len())
                 .map(|number| self.entry(number))
                 .collect();
-            let Some(path) = stored_index_path(&self.project, items.len()) else {
+            let config_dir = &self.project.config_dir_relative;
+            if !self.uses_stored_index
+                || items.len() < relevance::stored::LEAST_ITEMS
+                || config_dir.is_empty()
+            {
                 return Arc::new(relevance::RelevanceIndex::build(&items));
-            };
+            }
             let digest = relevance::stored::digest_of(&items);
             let offered = self
                 .offered_index
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .take();
-            let stored = match offered {
-                Some(offered) => offered.index_for(&digest),
-                None => relevance::stored::read(&self.project.dir, &path, &digest),
-            };
-            if let Some(index) = stored {
+            if let Some(index) = offered.and_then(|copy| copy.index_for(&digest, items.len())) {
                 return Arc::new(index);
             }
             let index = Arc::new(relevance::RelevanceIndex::build(&items));
-            if !first_store_in_this_process(&self.project.root) {
-                return index;
-            }
+            let path = crate::local_state::path_in(config_dir, relevance::stored::FILE_NAME);
             let (stored, project) = (index.clone(), self.project.clone());
-            crate::local_state::write_in_background("relevance-index", move || {
+            let writing = path.clone();
+            crate::local_state::write_in_background(&writing, move || {
                 if let Err(error) = relevance::stored::write(&project.dir, &path, &digest, &stored)
                 {
                     eprintln!("ai-rulez: the relevance index was not stored: {error}");

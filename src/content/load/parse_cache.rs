@@ -21,7 +21,21 @@ pub(crate) struct Stamp {
     pub(super) inode: u64,
 }
 
+/// How long before a load began a file must have last changed for its stamp to be remembered
+/// (2 s: the coarsest common file-system clock, FAT's, ticks every 2 seconds). A file changed
+/// later could be changed again within the same clock tick, keeping every fact of its stamp, so
+/// its parse is not remembered: the next load parses it again (git's "racily clean" case).
+const SETTLED: (i64, i64) = (2, 0);
+
 impl Stamp {
+    /// Whether a file with this stamp last changed at least [`SETTLED`] before `loaded_at`
+    /// (seconds, nanoseconds since the epoch, by the system clock), so its parse may be
+    /// remembered.
+    pub(super) fn is_settled_at(&self, loaded_at: (i64, i64)) -> bool {
+        let settled_before = (loaded_at.0 - SETTLED.0, loaded_at.1);
+        self.modified < settled_before && self.changed < settled_before
+    }
+
     pub(super) fn of(info: &crate::confined_fs::Info) -> Self {
         Self {
             len: info.len,
@@ -88,5 +102,28 @@ impl ParseCache {
             self.stamps.insert(item.source_path.clone(), stamp);
             self.kept.insert(item.source_path.clone(), item);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stamp(modified: (i64, i64), changed: (i64, i64)) -> Stamp {
+        Stamp {
+            len: 10,
+            modified,
+            changed,
+            inode: 7,
+        }
+    }
+
+    #[test]
+    fn only_files_settled_two_seconds_before_the_load_are_remembered() {
+        let loaded_at = (1_000, 500);
+        assert!(stamp((997, 0), (998, 400)).is_settled_at(loaded_at));
+        // Changed 1.9 s before the load began: an edit in the same tick could follow.
+        assert!(!stamp((997, 0), (998, 600)).is_settled_at(loaded_at));
+        assert!(!stamp((999, 0), (997, 0)).is_settled_at(loaded_at));
     }
 }

@@ -1,32 +1,42 @@
-//! The machine-local snapshot of parsed items (`.ai-rulez/local/parsed-items`): every item the
-//! MCP server parsed, with the facts of the file it came from. A server started on an unchanged
-//! tree takes those items over instead of reading and parsing every file again, which at
-//! 100,000 rules is most of the time before its first reply.
+//! The machine-local snapshot of parsed items (`.ai-rulez/local/parsed-items`): after a load
+//! of the MCP server that parsed at least [`LEAST_PARSED`] files, every item of that load whose
+//! parse the cache remembers, as what it was made from (frontmatter and body) with the facts of
+//! its file. A server started on an unchanged tree takes those items over instead of reading
+//! and parsing every file again, which at 100,000 rules is most of the time before its first
+//! reply.
 //!
 //! Correctness first, as for the output stats (`crate::write::stat_cache`):
 //! - an item is taken over only while its file's size, modification and status-change times and
 //!   inode all match what was recorded (no program can set the status-change time back);
-//! - a file is recorded only when it last changed at least [`SETTLED`] before the load that read
-//!   it began, so an edit in the same tick of a coarse file-system clock (git's "racily clean"
-//!   case) cannot go unseen: such a file is parsed again by the next server;
-//! - the header names the binary that wrote the snapshot (its version, size and modification
-//!   time), so any other build, whose parser may differ, ignores it;
-//! - a missing, damaged or foreign snapshot is ignored, and then every file is read.
+//! - the parse cache remembers a file only when it last changed at least 2 s before the load
+//!   that parsed it began (`Stamp::is_settled_at`), so an edit in the same tick of a coarse
+//!   file-system clock (git's "racily clean" case) cannot go unseen: such a file is parsed again;
+//! - a taken-over record is interpreted again, so every check of the frontmatter runs as for a
+//!   fresh parse;
+//! - the header names the binary that wrote the snapshot
+//!   ([`crate::local_state::binary_identity`]), so any other build, whose parser may differ,
+//!   ignores it;
+//! - a missing, cut, damaged or foreign snapshot is ignored, and then every file is read.
 //!
 //! It lives in `.ai-rulez/local/`, which is never committed (an inode means nothing on another
 //! machine).
 //!
-//! Format: the header line `ai-rulez parsed items 1 <version> <binary bytes> <binary mtime s>
-//! <binary mtime ns>`, then one JSON object per item and line: `{"stamp":{...},"item":{...}}`.
+//! Format: the header line `ai-rulez parsed items 1 <binary identity>`, then one JSON object
+//! per item and line: `{"stamp":{...},"kind":...,"id":...,"layer":...,"path":...,"values":{...},
+//! "yaml":...,"body":...}`.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Item, Stamp};
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use super::{Item, Kind, Layer, Stamp, interpret};
 use crate::confined_fs::ProjectDir;
 use crate::error::Result;
+use crate::frontmatter::Document;
 
 /// The snapshot's file name in the machine-local folder.
 pub(crate) const FILE_NAME: &str = "parsed-items";
@@ -38,28 +48,52 @@ pub(crate) const LEAST_PARSED: usize = 512;
 /// Largest snapshot read (1 GiB), so a stray file cannot exhaust memory.
 const MAX_BYTES: u64 = 1024 * 1024 * 1024;
 
-/// How long before the load began a file must have last changed to be recorded (2 s: the
-/// coarsest common file-system clock, FAT's, ticks every 2 seconds).
-const SETTLED: (i64, i64) = (2, 0);
-
-/// One line of the snapshot as written.
+/// One line of the snapshot as written: what [`interpret`] made the item from (the file's
+/// parsed frontmatter and body, its kind, id, layer and shown path), with the file's stamp.
 #[derive(Serialize)]
 struct LineOut<'a> {
     stamp: &'a Stamp,
-    item: &'a Item,
+    kind: Kind,
+    id: &'a str,
+    layer: &'a Layer,
+    path: &'a str,
+    values: &'a IndexMap<String, Value>,
+    yaml: Option<&'a str>,
+    body: &'a str,
 }
 
 /// One line of the snapshot as read.
 #[derive(Deserialize)]
 struct LineIn {
     stamp: Stamp,
-    item: Item,
+    kind: Kind,
+    id: String,
+    layer: Layer,
+    path: String,
+    values: IndexMap<String, Value>,
+    yaml: Option<String>,
+    body: String,
+}
+
+impl LineIn {
+    /// The item this line records, interpreted again exactly as a fresh parse of the file would
+    /// be (so every check of the frontmatter runs again); `None` when it does not interpret.
+    fn into_item(self) -> Option<(Stamp, Item)> {
+        let document = Document {
+            values: self.values,
+            yaml: self.yaml,
+            body: self.body,
+            body_line: 1,
+        };
+        let item = interpret(self.kind, self.id, self.layer, self.path, document).ok()?;
+        Some((self.stamp, item))
+    }
 }
 
 /// The project-relative path of the snapshot of the project whose config folder is
 /// `config_dir` (project-relative, e.g. `.ai-rulez`).
 pub(super) fn path_in(config_dir: &str) -> String {
-    format!("{config_dir}/local/{FILE_NAME}")
+    crate::local_state::path_in(config_dir, FILE_NAME)
 }
 
 /// The header line this binary writes and accepts; `None` when the running executable cannot
@@ -76,7 +110,9 @@ fn header() -> Option<&'static str> {
 
 /// The items recorded in the snapshot at `path` (project-relative), with the stamp of the file
 /// each came from, in the order written; `None` when there is no snapshot, or it is unreadable,
-/// damaged, or written by another build. Lines are decoded on every core.
+/// damaged (a line that is not a record), or written by another build. A record that no
+/// longer interprets is left out (its file is parsed again). Lines are decoded and interpreted
+/// on every core.
 pub(super) fn read(dir: &ProjectDir, path: &str) -> Option<Vec<(Stamp, Item)>> {
     let header = header()?;
     let (bytes, _) = dir.read(path, MAX_BYTES).ok()??;
@@ -86,16 +122,17 @@ pub(super) fn read(dir: &ProjectDir, path: &str) -> Option<Vec<(Stamp, Item)>> {
         return None;
     }
     let lines: Vec<&str> = lines.collect();
-    let decoded =
-        crate::parallel::map_in_order(&lines, |line| serde_json::from_str::<LineIn>(line).ok());
-    decoded
-        .into_iter()
-        .map(|line| line.map(|line| (line.stamp, line.item)))
-        .collect()
+    let decoded = crate::parallel::map_in_order(&lines, |line| {
+        serde_json::from_str::<LineIn>(line)
+            .ok()
+            .map(LineIn::into_item)
+    });
+    let decoded: Option<Vec<Option<(Stamp, Item)>>> = decoded.into_iter().collect();
+    Some(decoded?.into_iter().flatten().collect())
 }
 
 /// What a load leaves for the snapshot writer: where the snapshot goes and the stamps, by the
-/// path each item shows, of the files settled enough to be recorded.
+/// path each item shows, of the files whose parses the cache remembers.
 #[derive(Debug)]
 pub(crate) struct PendingSnapshot {
     pub(super) path: String,
@@ -103,20 +140,18 @@ pub(crate) struct PendingSnapshot {
 }
 
 impl PendingSnapshot {
-    /// The stamps of `stamps` that may be recorded for a load that began at `loaded_at`
-    /// (seconds, nanoseconds since the epoch): files last changed at least [`SETTLED`] before.
-    pub(super) fn settled(
-        path: String,
-        stamps: &HashMap<String, Stamp>,
-        loaded_at: (i64, i64),
-    ) -> Self {
-        let settled_before = (loaded_at.0 - SETTLED.0, loaded_at.1);
-        let stamps = stamps
-            .iter()
-            .filter(|(_, stamp)| stamp.modified < settled_before && stamp.changed < settled_before)
-            .map(|(shown, stamp)| (shown.clone(), *stamp))
-            .collect();
-        Self { path, stamps }
+    /// The project-relative path the snapshot is written to.
+    pub(crate) fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The snapshot at `path` of the items whose files have `stamps` (by shown path; the parse
+    /// cache remembers only settled stamps, see [`Stamp::is_settled_at`]).
+    pub(super) fn of(path: String, stamps: &HashMap<String, Stamp>) -> Self {
+        Self {
+            path,
+            stamps: stamps.clone(),
+        }
     }
 
     /// Writes the snapshot of those of `items` (as loaded) whose file has a settled stamp,
@@ -137,7 +172,16 @@ impl PendingSnapshot {
             let Some(stamp) = self.stamps.get(&item.source_path) else {
                 continue;
             };
-            let line = LineOut { stamp, item };
+            let line = LineOut {
+                stamp,
+                kind: item.kind,
+                id: &item.id,
+                layer: &item.layer,
+                path: &item.source_path,
+                values: &item.frontmatter,
+                yaml: item.yaml.as_deref(),
+                body: &item.body,
+            };
             // Every field is a string, number, list or map with string keys, so this cannot
             // fail; an item that somehow did is left out rather than failing the snapshot.
             let Ok(json) = serde_json::to_string(&line) else {
@@ -147,39 +191,7 @@ impl PendingSnapshot {
             text.push('\n');
             recorded += 1;
         }
-        let folder = self.path.rsplit_once('/').map_or("", |(folder, _)| folder);
-        crate::local_state::keep_folder_out_of_git(dir, folder)?;
-        dir.write(&self.path, text.as_bytes(), 0o644)?;
+        crate::local_state::write_file(dir, &self.path, text.as_bytes())?;
         Ok(recorded)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn stamp(modified: (i64, i64), changed: (i64, i64)) -> Stamp {
-        Stamp {
-            len: 10,
-            modified,
-            changed,
-            inode: 7,
-        }
-    }
-
-    #[test]
-    fn only_files_settled_two_seconds_before_the_load_are_recorded() {
-        let stamps: HashMap<String, Stamp> = [
-            ("old.md", stamp((997, 0), (998, 400))),
-            // Changed 1.9 s before the load began: an edit in the same tick could follow.
-            ("recent-change.md", stamp((997, 0), (998, 600))),
-            ("recent-write.md", stamp((999, 0), (997, 0))),
-        ]
-        .into_iter()
-        .map(|(path, stamp)| (path.to_owned(), stamp))
-        .collect();
-        let pending = PendingSnapshot::settled("x".to_owned(), &stamps, (1_000, 500));
-        let recorded: Vec<&str> = pending.stamps.keys().map(String::as_str).collect();
-        assert_eq!(recorded, ["old.md"]);
     }
 }

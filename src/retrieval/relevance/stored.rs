@@ -1,13 +1,15 @@
 //! The machine-local copy of the relevance index (`.ai-rulez/local/relevance-index`): the first
 //! `get_rules` of a server started on a large unchanged tree reads the index the last server
-//! built instead of indexing every item again (100,000 rules: about 1.2 s on two cores).
+//! built instead of indexing every item again (100,000 rules: about 1.2 s on two cores). Only
+//! the MCP server's first catalog of a project reads and stores it (`Catalog::offer_stored_index`).
 //!
 //! The copy is found by what it indexes, not by file times. Its header holds a SHA-256 digest
 //! of every field the index reads from each item (kind, id, title, triggers, description,
 //! body), in index order, and the identity of the binary that wrote it
 //! ([`crate::local_state::binary_identity`]). A copy is taken only when both match, so it is
-//! exactly the index building would give; a missing, damaged or foreign copy is ignored and the
-//! index is built.
+//! exactly the index building would give, and it is checked to be well formed for those items
+//! ([`RelevanceIndex::is_consistent`]); a missing, cut, damaged or foreign copy is ignored and
+//! the index is built.
 //!
 //! Format: the header line `ai-rulez relevance index 1 <binary identity> <digest hex>`, then
 //! the index in postcard's encoding (<https://postcard.jamesmunns.com/wire-format>).
@@ -87,37 +89,61 @@ fn header_start() -> Option<String> {
     Some(format!("ai-rulez relevance index 1 {identity} "))
 }
 
-/// A copy of the index read before the items it must match are known (while the catalog is
-/// built): the digest its header names, and the index.
+/// A copy of the index read before the items it must match are known (while the project
+/// loads): the digest its header names, and the index.
 #[derive(Debug)]
-pub(crate) struct Prefetched {
+pub(crate) struct StoredIndex {
     digest: String,
     index: RelevanceIndex,
 }
 
-impl Prefetched {
-    /// The index, when it was built over items with `digest`.
-    pub(crate) fn index_for(self, digest: &str) -> Option<RelevanceIndex> {
-        (self.digest == digest).then_some(self.index)
+impl StoredIndex {
+    /// The index, when it was built over `count` items with `digest` and is well formed for
+    /// them (see [`RelevanceIndex::is_consistent`]); `None` otherwise.
+    pub(crate) fn index_for(self, digest: &str, count: usize) -> Option<RelevanceIndex> {
+        (self.digest == digest && self.index.is_consistent(count)).then_some(self.index)
+    }
+}
+
+impl RelevanceIndex {
+    /// Whether this index, decoded from a copy, can rank `count` items without an index out of
+    /// range or a wrong binary search: one document, length and trigger list per item, every
+    /// term number known, documents sorted by term number, finite lengths. A digest match
+    /// already makes a damaged copy unlikely; this keeps a copy that is damaged anyway (or
+    /// written by hand) from making `get_rules` panic.
+    fn is_consistent(&self, count: usize) -> bool {
+        let terms = self.document_frequency.len();
+        let known = |number: u32| (number as usize) < terms;
+        self.documents.len() == count
+            && self.lengths.len() == count
+            && self.triggers.len() == count
+            && self.pairs.len() == terms
+            && self.vocabulary.values().all(|number| known(*number))
+            && self.documents.iter().all(|document| {
+                document.iter().all(|entry| known(entry.0))
+                    && document.windows(2).all(|pair| pair[0].0 < pair[1].0)
+            })
+            && self
+                .triggers
+                .iter()
+                .flatten()
+                .flatten()
+                .all(|number| known(*number))
+            && self.lengths.iter().all(|length| length.is_finite())
+            && self.average_length.is_finite()
     }
 }
 
 /// The copy stored at `path` (project-relative), whatever items it indexes; `None` when there
 /// is none, or it is unreadable, damaged, or written by another build.
-pub(crate) fn read_any(dir: &ProjectDir, path: &str) -> Option<Prefetched> {
+pub(crate) fn read(dir: &ProjectDir, path: &str) -> Option<StoredIndex> {
     let start = header_start()?;
     let (bytes, _) = dir.read(path, MAX_BYTES).ok()??;
     let rest = bytes.strip_prefix(start.as_bytes())?;
     let newline = rest.iter().position(|byte| *byte == b'\n')?;
     let digest = std::str::from_utf8(&rest[..newline]).ok()?.to_owned();
     let index = postcard::from_bytes(&rest[newline + 1..]).ok()?;
-    Some(Prefetched { digest, index })
-}
-
-/// The index stored at `path` (project-relative) for items with `digest`; `None` when there is
-/// none, or it is unreadable, damaged, for other items, or written by another build.
-pub(crate) fn read(dir: &ProjectDir, path: &str, digest: &str) -> Option<RelevanceIndex> {
-    read_any(dir, path)?.index_for(digest)
+    Some(StoredIndex { digest, index })
 }
 
 /// Stores `index`, the index over items with `digest`, at `path` (project-relative, in the
@@ -138,9 +164,7 @@ pub(crate) fn write(
     let Ok(bytes) = postcard::to_extend(index, header.into_bytes()) else {
         return Ok(());
     };
-    let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
-    crate::local_state::keep_folder_out_of_git(dir, folder)?;
-    dir.write(path, &bytes, 0o644)
+    crate::local_state::write_file(dir, path, &bytes)
 }
 
 /// The index's documents as one block of bytes, so that reading a copy of 100,000 documents
@@ -201,7 +225,8 @@ pub(super) mod packed_documents {
                 "the document count is larger than the data",
             ));
         }
-        let mut documents = Vec::with_capacity(count);
+        // Reserved up front only up to a bound: a damaged count must not reserve gigabytes.
+        let mut documents = Vec::with_capacity(count.min(1 << 20));
         for _ in 0..count {
             let entries = word(cut(&mut bytes, 4)?) as usize;
             let block = cut(&mut bytes, entries.saturating_mul(ENTRY_BYTES))?;
@@ -270,7 +295,8 @@ mod tests {
         let index = RelevanceIndex::build_in_order(&items);
         let digest = digest_of(&items);
         write(&dir, path, &digest, &index).expect("stored");
-        assert_same(&read(&dir, path, &digest).expect("read back"), &index);
+        let read_back = |digest: &str| read(&dir, path)?.index_for(digest, 3);
+        assert_same(&read_back(&digest).expect("read back"), &index);
         let bytes = fs_err::read(folder.path().join(path)).expect("bytes");
         let header = bytes.split(|byte| *byte == b'\n').next().expect("header");
         assert_eq!(
@@ -292,11 +318,18 @@ mod tests {
         edited[1].body.push_str("Also log the request id.\n");
         let edited_items: Vec<&Item> = edited.iter().collect();
         assert_ne!(digest_of(&edited_items), digest);
-        assert!(read(&dir, path, &digest_of(&edited_items)).is_none());
+        assert!(read_back(&digest_of(&edited_items)).is_none());
+        // A copy for another number of items is refused even with its own digest.
+        assert!(
+            read(&dir, path)
+                .expect("copy")
+                .index_for(&digest, 4)
+                .is_none()
+        );
         let reordered: Vec<&Item> = rules.iter().rev().collect();
         assert_ne!(digest_of(&reordered), digest);
         // A cut copy is ignored, never half read.
         fs_err::write(folder.path().join(path), &bytes[..bytes.len() - 10]).expect("cut");
-        assert!(read(&dir, path, &digest).is_none());
+        assert!(read_back(&digest).is_none());
     }
 }
