@@ -177,6 +177,15 @@ pub mod testing {
         pub use crate::content::{Kind, check};
     }
 
+    /// The checksum the machine-local caches carry in their header line.
+    pub mod local_state {
+        /// See the crate-internal `local_state::checksum`.
+        #[must_use]
+        pub fn checksum(bytes: &[u8]) -> String {
+            crate::local_state::checksum(bytes)
+        }
+    }
+
     /// The library's typed error.
     pub mod error {
         pub use crate::error::Error;

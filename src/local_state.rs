@@ -97,6 +97,16 @@ pub(crate) fn binary_identity() -> Option<&'static str> {
         .as_deref()
 }
 
+/// A checksum of `bytes` (16 hex digits) for the machine-local caches, so that damage (a
+/// flipped bit, a cut, an edit) makes a cache be ignored rather than trusted. Quick (foldhash,
+/// several GB/s), not a defence against a forger, and stable only within one build, which is
+/// enough: a cache names the build that wrote it ([`binary_identity`]).
+pub(crate) fn checksum(bytes: &[u8]) -> String {
+    use std::hash::BuildHasher as _;
+    let state = foldhash::quality::FixedState::with_seed(0x6169_2d72_756c_657a);
+    format!("{:016x}", state.hash_one(bytes))
+}
+
 /// Cache writers still running (see [`write_in_background`]), each with the path it writes.
 static BACKGROUND_WRITERS: Mutex<Vec<(String, std::thread::JoinHandle<()>)>> =
     Mutex::new(Vec::new());

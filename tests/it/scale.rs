@@ -245,12 +245,23 @@ fn a_second_server_takes_unchanged_items_from_the_snapshot_the_first_left() {
         project.read(".ai-rulez/local/.gitignore").lines().last(),
         Some("*")
     );
-    project.write(
-        SNAPSHOT,
-        snapshot
-            .replace("Rule 151 body.", "Rule 151 as remembered.")
-            .replace("Rule 153 body.", "Rule 153 as remembered."),
-    );
+    // A snapshot changed without its checksum is ignored: every file is parsed again.
+    let marked = |text: &str| {
+        text.replace("Rule 151 body.", "Rule 151 as remembered.")
+            .replace("Rule 153 body.", "Rule 153 as remembered.")
+    };
+    project.write(SNAPSHOT, marked(&snapshot));
+    assert_eq!(bodies(&project), pair("Rule 151 body.", "Rule 153 body."));
+    // Put back with a matching checksum, the mark is served: the items come from the snapshot.
+    let (header, records) = snapshot.split_once('\n').expect("header line");
+    let with_checksum = |records: &str| {
+        let (start, _) = header.rsplit_once(' ').expect("checksum field");
+        format!(
+            "{start} {}\n{records}",
+            ai_rulez::testing::local_state::checksum(records.as_bytes())
+        )
+    };
+    project.write(SNAPSHOT, with_checksum(&marked(records)));
     project.write(
         ".ai-rulez/rules/r153.md",
         "---\nglobs: [\"src/m153/**\"]\npriority: high\n---\nRule 153 body.\n",
@@ -264,6 +275,10 @@ fn a_second_server_takes_unchanged_items_from_the_snapshot_the_first_left() {
         .read(SNAPSHOT)
         .replacen("parsed items 1", "parsed items 0", 1);
     project.write(SNAPSHOT, foreign);
+    assert_eq!(bodies(&project), pair("Rule 151 body.", "Rule 153 body."));
+    // Millions of empty lines under a matching checksum are given up on at the first one,
+    // without holding them all in memory.
+    project.write(SNAPSHOT, with_checksum(&"\n".repeat(5_000_000)));
     assert_eq!(bodies(&project), pair("Rule 151 body.", "Rule 153 body."));
 }
 

@@ -16,12 +16,14 @@
 //! - the header names the binary that wrote the snapshot
 //!   ([`crate::local_state::binary_identity`]), so any other build, whose parser may differ,
 //!   ignores it;
-//! - a missing, cut, damaged or foreign snapshot is ignored, and then every file is read.
+//! - a missing, cut, damaged (its checksum differs) or foreign snapshot is ignored, and then
+//!   every file is read.
 //!
 //! It lives in `.ai-rulez/local/`, which is never committed (an inode means nothing on another
 //! machine).
 //!
-//! Format: the header line `ai-rulez parsed items 1 <binary identity>`, then one JSON object
+//! Format: the header line `ai-rulez parsed items 1 <binary identity> <checksum of the rest>`
+//! ([`crate::local_state::checksum`]), then one JSON object
 //! per item and line: `{"stamp":{...},"kind":...,"id":...,"layer":...,"path":...,"values":{...},
 //! "yaml":...,"body":...}`.
 
@@ -96,39 +98,59 @@ pub(super) fn path_in(config_dir: &str) -> String {
     crate::local_state::path_in(config_dir, FILE_NAME)
 }
 
-/// The header line this binary writes and accepts; `None` when the running executable cannot
-/// be looked at (then no snapshot is read or written).
-fn header() -> Option<&'static str> {
+/// What the header line of a snapshot this binary wrote starts with, before the checksum of
+/// the lines that follow it; `None` when the running executable cannot be looked at (then no
+/// snapshot is read or written).
+fn header_start() -> Option<&'static str> {
     static HEADER: OnceLock<Option<String>> = OnceLock::new();
     HEADER
         .get_or_init(|| {
             crate::local_state::binary_identity()
-                .map(|identity| format!("ai-rulez parsed items 1 {identity}"))
+                .map(|identity| format!("ai-rulez parsed items 1 {identity} "))
         })
         .as_deref()
 }
 
+/// Records decoded at once (on every core); a damaged line stops the read after at most this
+/// many, so a file of millions of bad lines costs no memory.
+const LINES_PER_BATCH: usize = 4096;
+
 /// The items recorded in the snapshot at `path` (project-relative), with the stamp of the file
 /// each came from, in the order written; `None` when there is no snapshot, or it is unreadable,
-/// damaged (a line that is not a record), or written by another build. A record that no
-/// longer interprets is left out (its file is parsed again). Lines are decoded and interpreted
-/// on every core.
+/// damaged (its checksum does not match, or a line is not a record), holds more file bytes than
+/// a load may read ([`crate::limits::MAX_TREE_BYTES`]), or was written by another build. A
+/// record that no longer interprets is left out (its file is parsed again). Lines are decoded
+/// and interpreted on every core.
 pub(super) fn read(dir: &ProjectDir, path: &str) -> Option<Vec<(Stamp, Item)>> {
-    let header = header()?;
+    let start = header_start()?;
     let (bytes, _) = dir.read(path, MAX_BYTES).ok()??;
     let text = std::str::from_utf8(&bytes).ok()?;
-    let mut lines = text.lines();
-    if lines.next()? != header {
+    let (header, body) = text.split_once('\n')?;
+    if header.strip_prefix(start)? != crate::local_state::checksum(body.as_bytes()) {
         return None;
     }
-    let lines: Vec<&str> = lines.collect();
-    let decoded = crate::parallel::map_in_order(&lines, |line| {
-        serde_json::from_str::<LineIn>(line)
-            .ok()
-            .map(LineIn::into_item)
-    });
-    let decoded: Option<Vec<Option<(Stamp, Item)>>> = decoded.into_iter().collect();
-    Some(decoded?.into_iter().flatten().collect())
+    let mut items = Vec::new();
+    let mut file_bytes: u64 = 0;
+    let mut lines = body.lines().peekable();
+    while lines.peek().is_some() {
+        let batch: Vec<&str> = lines.by_ref().take(LINES_PER_BATCH).collect();
+        let decoded = crate::parallel::map_in_order(&batch, |line| {
+            serde_json::from_str::<LineIn>(line)
+                .ok()
+                .map(LineIn::into_item)
+        });
+        for record in decoded {
+            let Some((stamp, item)) = record? else {
+                continue;
+            };
+            file_bytes = file_bytes.saturating_add(stamp.len);
+            if file_bytes > crate::limits::MAX_TREE_BYTES {
+                return None;
+            }
+            items.push((stamp, item));
+        }
+    }
+    Some(items)
 }
 
 /// What a load leaves for the snapshot writer: where the snapshot goes and the stamps, by the
@@ -161,12 +183,10 @@ impl PendingSnapshot {
     /// Errors: [`crate::error::Error::Refused`] for a symlink on the way; I/O. Without a header
     /// (the running executable cannot be looked at) nothing is written and 0 is returned.
     pub(crate) fn write(&self, dir: &ProjectDir, items: &[Item]) -> Result<usize> {
-        let Some(header) = header() else {
+        let Some(start) = header_start() else {
             return Ok(0);
         };
         let mut text = String::with_capacity(items.len() * 1024);
-        text.push_str(header);
-        text.push('\n');
         let mut recorded = 0;
         for item in items {
             let Some(stamp) = self.stamps.get(&item.source_path) else {
@@ -191,7 +211,11 @@ impl PendingSnapshot {
             text.push('\n');
             recorded += 1;
         }
-        crate::local_state::write_file(dir, &self.path, text.as_bytes())?;
+        let header = format!("{start}{}\n", crate::local_state::checksum(text.as_bytes()));
+        let mut bytes = Vec::with_capacity(header.len() + text.len());
+        bytes.extend_from_slice(header.as_bytes());
+        bytes.extend_from_slice(text.as_bytes());
+        crate::local_state::write_file(dir, &self.path, &bytes)?;
         Ok(recorded)
     }
 }

@@ -11,8 +11,10 @@
 //! ([`RelevanceIndex::is_consistent`]); a missing, cut, damaged or foreign copy is ignored and
 //! the index is built.
 //!
-//! Format: the header line `ai-rulez relevance index 1 <binary identity> <digest hex>`, then
-//! the index in postcard's encoding (<https://postcard.jamesmunns.com/wire-format>).
+//! Format: the header line `ai-rulez relevance index 1 <binary identity> <digest hex>
+//! <checksum of the rest>` ([`crate::local_state::checksum`]: a flipped bit makes the copy be
+//! ignored), then the index in postcard's encoding
+//! (<https://postcard.jamesmunns.com/wire-format>).
 
 use super::RelevanceIndex;
 use crate::confined_fs::ProjectDir;
@@ -77,13 +79,8 @@ fn leaf_digest(items: &[&Item]) -> [u8; 32] {
     hasher.finalize().into()
 }
 
-/// The header line of the copy of the index over items with `digest`; `None` when the running
-/// executable cannot be looked at.
-fn header(digest: &str) -> Option<String> {
-    Some(format!("{}{digest}\n", header_start()?))
-}
-
-/// What the header line of a copy this binary wrote starts with, before the digest.
+/// What the header line of a copy this binary wrote starts with, before the digest and the
+/// checksum; `None` when the running executable cannot be looked at.
 fn header_start() -> Option<String> {
     let identity = crate::local_state::binary_identity()?;
     Some(format!("ai-rulez relevance index 1 {identity} "))
@@ -141,9 +138,18 @@ pub(crate) fn read(dir: &ProjectDir, path: &str) -> Option<StoredIndex> {
     let (bytes, _) = dir.read(path, MAX_BYTES).ok()??;
     let rest = bytes.strip_prefix(start.as_bytes())?;
     let newline = rest.iter().position(|byte| *byte == b'\n')?;
-    let digest = std::str::from_utf8(&rest[..newline]).ok()?.to_owned();
-    let index = postcard::from_bytes(&rest[newline + 1..]).ok()?;
-    Some(StoredIndex { digest, index })
+    let (digest, checksum) = std::str::from_utf8(&rest[..newline])
+        .ok()?
+        .split_once(' ')?;
+    let body = &rest[newline + 1..];
+    if checksum != crate::local_state::checksum(body) {
+        return None;
+    }
+    let index = postcard::from_bytes(body).ok()?;
+    Some(StoredIndex {
+        digest: digest.to_owned(),
+        index,
+    })
 }
 
 /// Stores `index`, the index over items with `digest`, at `path` (project-relative, in the
@@ -157,13 +163,17 @@ pub(crate) fn write(
     digest: &str,
     index: &RelevanceIndex,
 ) -> Result<()> {
-    let Some(header) = header(digest) else {
+    let Some(start) = header_start() else {
         return Ok(());
     };
     // Encoding into memory fails only when memory does; then nothing is stored.
-    let Ok(bytes) = postcard::to_extend(index, header.into_bytes()) else {
+    let Ok(body) = postcard::to_stdvec(index) else {
         return Ok(());
     };
+    let header = format!("{start}{digest} {}\n", crate::local_state::checksum(&body));
+    let mut bytes = Vec::with_capacity(header.len() + body.len());
+    bytes.extend_from_slice(header.as_bytes());
+    bytes.extend_from_slice(&body);
     crate::local_state::write_file(dir, path, &bytes)
 }
 
@@ -299,11 +309,13 @@ mod tests {
         assert_same(&read_back(&digest).expect("read back"), &index);
         let bytes = fs_err::read(folder.path().join(path)).expect("bytes");
         let header = bytes.split(|byte| *byte == b'\n').next().expect("header");
+        let body = &bytes[header.len() + 1..];
         assert_eq!(
             std::str::from_utf8(header).expect("text"),
             format!(
-                "ai-rulez relevance index 1 {} {digest}",
-                crate::local_state::binary_identity().expect("identity")
+                "ai-rulez relevance index 1 {} {digest} {}",
+                crate::local_state::binary_identity().expect("identity"),
+                crate::local_state::checksum(body)
             )
         );
         assert_eq!(
@@ -328,7 +340,12 @@ mod tests {
         );
         let reordered: Vec<&Item> = rules.iter().rev().collect();
         assert_ne!(digest_of(&reordered), digest);
-        // A cut copy is ignored, never half read.
+        // One flipped bit anywhere in the body, or a cut, and the copy is ignored.
+        let mut flipped = bytes.clone();
+        let middle = header.len() + 1 + body.len() / 2;
+        flipped[middle] ^= 0x10;
+        fs_err::write(folder.path().join(path), &flipped).expect("flipped");
+        assert!(read_back(&digest).is_none());
         fs_err::write(folder.path().join(path), &bytes[..bytes.len() - 10]).expect("cut");
         assert!(read_back(&digest).is_none());
     }
