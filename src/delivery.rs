@@ -10,7 +10,9 @@ use crate::config::Config;
 use crate::content::{Item, Layer};
 
 /// Where a skill is delivered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Delivery {
     /// Written into every preset's skill tree (the default).
     Static,

@@ -170,7 +170,7 @@ pub(crate) fn write_file(dir: &ProjectDir, path: &str, bytes: &[u8]) -> Result<(
 
 /// Gives the calling thread the lowest scheduling priority (Linux: `setpriority` on the
 /// thread id, which affects that thread only); elsewhere it runs as it is.
-fn lower_this_threads_priority() {
+pub(crate) fn lower_this_threads_priority() {
     #[cfg(target_os = "linux")]
     rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19).ok();
 }

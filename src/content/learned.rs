@@ -2,7 +2,7 @@
 //! `status` (active, pending, rejected), `source` (how a rule came to be) and the `created` day.
 
 /// Review state of an item (`status` in frontmatter; absent means active).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Status {
     /// Generated and served.
     Active,
@@ -40,7 +40,7 @@ impl Status {
 }
 
 /// How a rule came to be (`source` in frontmatter).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Source {
     /// A user's correction, saved with `record_feedback`.
     Feedback,

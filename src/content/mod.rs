@@ -71,7 +71,7 @@ impl Kind {
 }
 
 /// Render priority; items are ordered by priority, then id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Priority {
     /// `critical`
     Critical,
@@ -111,7 +111,7 @@ impl Priority {
 }
 
 /// When an assistant should load a rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Activation {
     /// Always loaded.
     Always,
@@ -173,8 +173,9 @@ pub struct Resource {
     pub executable: bool,
 }
 
-/// One loaded item with its frontmatter interpreted.
-#[derive(Debug, Clone)]
+/// One loaded item with its frontmatter interpreted. Serialised only into the machine-local
+/// snapshot of parsed items (see `load::snapshot`), which another build never reads.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Item {
     /// Kind of item.
     pub kind: Kind,
@@ -202,7 +203,9 @@ pub struct Item {
     pub yaml: Option<String>,
     /// Body text (LF line ends).
     pub body: String,
-    /// Skill resources, sorted by path.
+    /// Skill resources, sorted by path. Read from disk on every load, so never kept in the
+    /// snapshot of parsed items.
+    #[serde(skip)]
     pub resources: Vec<Resource>,
     /// `title`, or the body's leading `# Heading`, or the id.
     pub title: String,

@@ -193,7 +193,11 @@ impl Projects {
             let root = root.to_path_buf();
             std::thread::Builder::new()
                 .name("relevance-index".to_owned())
-                .spawn(move || crate::retrieval::prefetch_stored_index(&root))
+                .spawn(move || {
+                    // It only fills the time the load leaves a core idle.
+                    crate::local_state::lower_this_threads_priority();
+                    crate::retrieval::prefetch_stored_index(&root)
+                })
                 .ok()
         };
         let parses = self.parses.entry(root.to_path_buf()).or_default();

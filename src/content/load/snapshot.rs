@@ -1,9 +1,8 @@
 //! The machine-local snapshot of parsed items (`.ai-rulez/local/parsed-items`): after a load
 //! of the MCP server that parsed at least [`LEAST_PARSED`] files, every item of that load whose
-//! parse the cache remembers, as what it was made from (frontmatter and body) with the facts of
-//! its file. A server started on an unchanged tree takes those items over instead of reading
-//! and parsing every file again, which at 100,000 rules is most of the time before its first
-//! reply.
+//! parse the cache remembers, with the facts of its file. A server started on an unchanged tree
+//! takes those items over instead of reading and parsing every file again, which at 100,000
+//! rules is most of the time before its first reply.
 //!
 //! Correctness first, as for the output stats (`crate::write::stat_cache`):
 //! - an item is taken over only while its file's size, modification and status-change times and
@@ -11,34 +10,32 @@
 //! - the parse cache remembers a file only when it last changed at least 2 s before the load
 //!   that parsed it began (`Stamp::is_settled_at`), so an edit in the same tick of a coarse
 //!   file-system clock (git's "racily clean" case) cannot go unseen: such a file is parsed again;
-//! - a taken-over record is interpreted again, so every check of the frontmatter runs as for a
-//!   fresh parse;
 //! - the header names the binary that wrote the snapshot
 //!   ([`crate::local_state::binary_identity`]), so any other build, whose parser may differ,
 //!   ignores it;
 //! - a missing, cut, damaged (its checksum differs) or foreign snapshot is ignored, and then
 //!   every file is read.
 //!
+//! The items are trusted as this build made them: the checksum catches damage, not a forger.
+//! Interpreting each record again would run every frontmatter check once more (compiling every
+//! glob) and cost about half a second at 100,000 rules; whoever can write this file can write
+//! the rule files beside it.
+//!
 //! It lives in `.ai-rulez/local/`, which is never committed (an inode means nothing on another
 //! machine).
 //!
 //! Format: the header line `ai-rulez parsed items 1 <binary identity> <checksum of the rest>`
-//! ([`crate::local_state::checksum`]), then one JSON object
-//! per item and line: `{"stamp":{...},"kind":...,"id":...,"layer":...,"path":...,"values":{...},
-//! "yaml":...,"body":...}`.
+//! ([`crate::local_state::checksum`]), then one JSON object per item and line:
+//! `{"stamp":{...},"item":{...}}`.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use indexmap::IndexMap;
-use serde_json::Value;
-
-use super::{Item, Kind, Layer, Stamp, interpret};
+use super::{Item, Stamp};
 use crate::confined_fs::ProjectDir;
 use crate::error::Result;
-use crate::frontmatter::Document;
 
 /// The snapshot's file name in the machine-local folder.
 pub(crate) const FILE_NAME: &str = "parsed-items";
@@ -50,46 +47,19 @@ pub(crate) const LEAST_PARSED: usize = 512;
 /// Largest snapshot read (1 GiB), so a stray file cannot exhaust memory.
 const MAX_BYTES: u64 = 1024 * 1024 * 1024;
 
-/// One line of the snapshot as written: what [`interpret`] made the item from (the file's
-/// parsed frontmatter and body, its kind, id, layer and shown path), with the file's stamp.
+/// One line of the snapshot as written: the item as loaded (skill resources left out), with
+/// the stamp of its file.
 #[derive(Serialize)]
 struct LineOut<'a> {
     stamp: &'a Stamp,
-    kind: Kind,
-    id: &'a str,
-    layer: &'a Layer,
-    path: &'a str,
-    values: &'a IndexMap<String, Value>,
-    yaml: Option<&'a str>,
-    body: &'a str,
+    item: &'a Item,
 }
 
 /// One line of the snapshot as read.
 #[derive(Deserialize)]
 struct LineIn {
     stamp: Stamp,
-    kind: Kind,
-    id: String,
-    layer: Layer,
-    path: String,
-    values: IndexMap<String, Value>,
-    yaml: Option<String>,
-    body: String,
-}
-
-impl LineIn {
-    /// The item this line records, interpreted again exactly as a fresh parse of the file would
-    /// be (so every check of the frontmatter runs again); `None` when it does not interpret.
-    fn into_item(self) -> Option<(Stamp, Item)> {
-        let document = Document {
-            values: self.values,
-            yaml: self.yaml,
-            body: self.body,
-            body_line: 1,
-        };
-        let item = interpret(self.kind, self.id, self.layer, self.path, document).ok()?;
-        Some((self.stamp, item))
-    }
+    item: Item,
 }
 
 /// The project-relative path of the snapshot of the project whose config folder is
@@ -113,14 +83,13 @@ fn header_start() -> Option<&'static str> {
 
 /// Records decoded at once (on every core); a damaged line stops the read after at most this
 /// many, so a file of millions of bad lines costs no memory.
-const LINES_PER_BATCH: usize = 4096;
+const LINES_PER_BATCH: usize = 32_768;
 
 /// The items recorded in the snapshot at `path` (project-relative), with the stamp of the file
 /// each came from, in the order written; `None` when there is no snapshot, or it is unreadable,
 /// damaged (its checksum does not match, or a line is not a record), holds more file bytes than
-/// a load may read ([`crate::limits::MAX_TREE_BYTES`]), or was written by another build. A
-/// record that no longer interprets is left out (its file is parsed again). Lines are decoded
-/// and interpreted on every core.
+/// a load may read ([`crate::limits::MAX_TREE_BYTES`]), or was written by another build. Lines
+/// are decoded on every core.
 pub(super) fn read(dir: &ProjectDir, path: &str) -> Option<Vec<(Stamp, Item)>> {
     let start = header_start()?;
     let (bytes, _) = dir.read(path, MAX_BYTES).ok()??;
@@ -134,15 +103,10 @@ pub(super) fn read(dir: &ProjectDir, path: &str) -> Option<Vec<(Stamp, Item)>> {
     let mut lines = body.lines().peekable();
     while lines.peek().is_some() {
         let batch: Vec<&str> = lines.by_ref().take(LINES_PER_BATCH).collect();
-        let decoded = crate::parallel::map_in_order(&batch, |line| {
-            serde_json::from_str::<LineIn>(line)
-                .ok()
-                .map(LineIn::into_item)
-        });
+        let decoded =
+            crate::parallel::map_in_order(&batch, |line| serde_json::from_str::<LineIn>(line).ok());
         for record in decoded {
-            let Some((stamp, item)) = record? else {
-                continue;
-            };
+            let LineIn { stamp, item } = record?;
             file_bytes = file_bytes.saturating_add(stamp.len);
             if file_bytes > crate::limits::MAX_TREE_BYTES {
                 return None;
@@ -192,16 +156,7 @@ impl PendingSnapshot {
             let Some(stamp) = self.stamps.get(&item.source_path) else {
                 continue;
             };
-            let line = LineOut {
-                stamp,
-                kind: item.kind,
-                id: &item.id,
-                layer: &item.layer,
-                path: &item.source_path,
-                values: &item.frontmatter,
-                yaml: item.yaml.as_deref(),
-                body: &item.body,
-            };
+            let line = LineOut { stamp, item };
             // Every field is a string, number, list or map with string keys, so this cannot
             // fail; an item that somehow did is left out rather than failing the snapshot.
             let Ok(json) = serde_json::to_string(&line) else {
