@@ -22,6 +22,7 @@ pub(crate) mod content;
 pub(crate) mod delivery;
 pub(crate) mod diff;
 pub(crate) mod error;
+pub(crate) mod file_times;
 pub(crate) mod frontmatter;
 pub(crate) mod generate;
 pub(crate) mod git;

@@ -107,6 +107,38 @@ pub(crate) fn checksum(bytes: &[u8]) -> String {
     format!("{:016x}", state.hash_one(bytes))
 }
 
+/// The bytes of a machine-local cache file of `kind` (such as `parsed items`) holding `body`:
+/// the header line `ai-rulez <kind> 1 <binary identity> [<key> ]<checksum of body>`, then
+/// `body`. `key` (no blanks or line breaks; empty for none) says what the body is for, such as
+/// the digest of the items an index covers. `None` when the running executable cannot be
+/// looked at (then no cache is written).
+pub(crate) fn framed(kind: &str, key: &str, body: &[u8]) -> Option<Vec<u8>> {
+    let identity = binary_identity()?;
+    let key = if key.is_empty() {
+        String::new()
+    } else {
+        format!("{key} ")
+    };
+    let header = format!("ai-rulez {kind} 1 {identity} {key}{}\n", checksum(body));
+    let mut bytes = Vec::with_capacity(header.len() + body.len());
+    bytes.extend_from_slice(header.as_bytes());
+    bytes.extend_from_slice(body);
+    Some(bytes)
+}
+
+/// The key and body of `bytes`, a cache file of `kind` that [`framed`] made in this build;
+/// `None` when it was written by another build, is of another kind, or its body does not have
+/// the checksum its header names (cut, damaged or edited).
+pub(crate) fn unframed<'b>(kind: &str, bytes: &'b [u8]) -> Option<(&'b str, &'b [u8])> {
+    let start = format!("ai-rulez {kind} 1 {} ", binary_identity()?);
+    let rest = bytes.strip_prefix(start.as_bytes())?;
+    let newline = rest.iter().position(|byte| *byte == b'\n')?;
+    let fields = std::str::from_utf8(&rest[..newline]).ok()?;
+    let (key, sum) = fields.rsplit_once(' ').unwrap_or(("", fields));
+    let body = &rest[newline + 1..];
+    (sum == checksum(body)).then_some((key, body))
+}
+
 /// Cache writers still running (see [`write_in_background`]), each with the path it writes.
 static BACKGROUND_WRITERS: Mutex<Vec<(String, std::thread::JoinHandle<()>)>> =
     Mutex::new(Vec::new());

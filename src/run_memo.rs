@@ -9,7 +9,7 @@
 //! Correctness first. A run is remembered only when it wrote and removed nothing, did nothing
 //! the record cannot describe (a git query, a file-layer error, a write; see
 //! [`crate::confined_fs::record`]), used no `[[includes]]` (read from outside the project), and
-//! every file it read was last changed at least [`SETTLED`] before the run began: an edit in the
+//! every file it read was last changed at least [`SETTLED`](crate::file_times::SETTLED) before the run began: an edit in the
 //! same clock tick as the read (git's "racily clean" case) would otherwise keep its old size and
 //! times and go unseen. The status-change time moves on every write, rename and `touch`, and no
 //! program can set it back. Any doubt (a missing, damaged or foreign memo, another binary, a
@@ -45,10 +45,6 @@ const HEADER: &str = "ai-rulez generate memo 1";
 
 /// Largest memo read (512 MiB: several million facts).
 const MAX_BYTES: u64 = 512 * 1024 * 1024;
-
-/// How long before the run began a file must have last changed to be remembered (2 s: the
-/// coarsest common file-system clock, FAT's, ticks every 2 seconds).
-const SETTLED_SECONDS: i64 = 2;
 
 /// What a remembered run printed: its warnings (in order) and the number of unchanged outputs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -239,7 +235,6 @@ fn memo_text(
     {
         return None;
     }
-    let settled_before = (began.0 - SETTLED_SECONDS, began.1);
     let local = local_folder(&project.config_dir_relative);
     let hints = hint_names();
     let mut facts = Facts::new();
@@ -250,7 +245,7 @@ fn memo_text(
         }
         match &mut fact {
             Fact::Present(info) => {
-                if !(info.modified < settled_before && info.changed < settled_before) {
+                if !crate::file_times::is_settled(info.modified, info.changed, began) {
                     return None;
                 }
             }
@@ -524,18 +519,6 @@ fn parse_fact<'t>(tag: &str, rest: &'t str) -> Option<(&'t str, Fact)> {
     Some((name, fact))
 }
 
-/// Seconds and nanoseconds since the epoch by the system clock (the clock file times come
-/// from on a local file system).
-pub(crate) fn now() -> (i64, i64) {
-    let elapsed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    (
-        i64::try_from(elapsed.as_secs()).unwrap_or(i64::MAX),
-        i64::from(elapsed.subsec_nanos()),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -615,7 +598,7 @@ mod tests {
             warnings: vec!["said before".to_owned()],
             unchanged: outcome.report.changes.len(),
         };
-        let began = now();
+        let began = crate::file_times::now();
         remember(
             &outcome.project,
             key(&outcome),
@@ -737,7 +720,7 @@ mod tests {
             warnings: Vec::new(),
             unchanged: 3,
         };
-        let later = (now().0 + 3, 0);
+        let later = (crate::file_times::now().0 + 3, 0);
         assert_eq!(
             memo_text(&outcome.project, key(&outcome), recording, &memo, later),
             None

@@ -79,7 +79,7 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
         return Ok(0);
     }
     let mut warnings = Vec::new();
-    let began = crate::run_memo::now();
+    let began = crate::file_times::now();
     if memo_applies {
         crate::confined_fs::record::start();
     }

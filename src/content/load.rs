@@ -56,7 +56,7 @@ pub(crate) fn load_tree_cached(
     warnings: &mut Vec<String>,
     cache: Option<&mut ParseCache>,
 ) -> (LoadedTree, Vec<Error>) {
-    let loaded_at = crate::write::clock_now();
+    let loaded_at = crate::file_times::now();
     let snapshot_path = config_dir.map(snapshot::path_in);
     let mut cache = cache;
     if let (Some(cache), Some(path)) = (cache.as_deref_mut(), &snapshot_path) {

@@ -182,8 +182,6 @@ impl Projects {
         let changes = Arc::new(Mutex::new(Changes::default()));
         let barrier = Arc::new(Barrier::default());
         let mut warnings = Vec::new();
-        // A file that does not load (invalid UTF-8, broken YAML) must not take the whole project
-        // down: the other items are served and the reply names the broken file.
         // On the first load of a project, its stored relevance index is read on another core
         // while the project loads: the first `get_rules` then only checks that it indexes
         // these items. A reload after an edit builds the index (a copy could rarely match).
@@ -201,6 +199,8 @@ impl Projects {
                 .ok()
         };
         let parses = self.parses.entry(root.to_path_buf()).or_default();
+        // A file that does not load (invalid UTF-8, broken YAML) must not take the whole project
+        // down: the other items are served and the reply names the broken file.
         let (loaded, errors) = project::load_lenient_cached(
             root,
             &mut warnings,

@@ -315,7 +315,6 @@ pub(crate) struct RelevanceIndex {
     vocabulary: HashMap<String, u32, TermHasher>,
     /// Per item: (term number, weighted frequency, the part of it from the title, triggers and
     /// description, fields holding it as a bit set), sorted by term number.
-    #[serde(with = "stored::packed_documents")]
     documents: Vec<Vec<(u32, f64, f64, u8)>>,
     /// Per term number: whether it is a word pair.
     pairs: Vec<bool>,

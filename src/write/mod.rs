@@ -27,7 +27,6 @@ pub(crate) use disk::write_file;
 use disk::{perform_all, read_manifest};
 pub(crate) use section::{section_body, without_section};
 pub(crate) use stat_cache::FILE_NAME as OUTPUT_STATS_FILE;
-pub(crate) use stat_cache::now as clock_now;
 
 /// What to do with the analysis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,7 +246,7 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
     if !settings.clean {
         // Read in chunks on two threads, analysed in order: bounded memory, half the wait.
         let outputs: Vec<&crate::plan::Output> = plan.outputs.values().collect();
-        let now = stat_cache::now();
+        let now = crate::file_times::now();
         let mut folders_seen = std::collections::HashSet::new();
         for chunk in outputs.chunks(4096) {
             let seen = disk::read_outputs(settings.dir, chunk, &recorded, now);

@@ -6,7 +6,7 @@
 //!
 //! Correctness first. A file is trusted only while every fact matches, and the status-change
 //! time moves on every write, rename and `touch` (no program can set it back). A fact is only
-//! recorded when the file was last changed at least [`SETTLED`] before it was observed, so an
+//! recorded when the file was last changed at least [`SETTLED`](crate::file_times::SETTLED) before it was observed, so an
 //! edit in the same clock tick as the observation (git's "racily clean" case, on a file system
 //! whose times are whole seconds) cannot go unseen: such a file is compared byte for byte again
 //! on the next run, and recorded then. The record is a hint: a missing, damaged or foreign file
@@ -31,10 +31,6 @@ const HEADER: &str = "ai-rulez output stats 1";
 /// Largest record read (256 MiB: about a million outputs).
 const MAX_BYTES: u64 = 256 * 1024 * 1024;
 
-/// How long before its observation a file must have last changed for its facts to be recorded
-/// (2 s: the coarsest common file-system clock, FAT's, ticks every 2 seconds).
-const SETTLED: (i64, i64) = (2, 0);
-
 /// What a file was when its content was last compared. The digest borrows from the record's
 /// text when it was read from there, so a run over 200,000 unchanged outputs allocates nothing
 /// for them.
@@ -50,11 +46,10 @@ pub(super) struct Observed<'t> {
 
 impl Observed<'_> {
     /// The facts of `info` for a file that held bytes with `digest`, when they may be recorded:
-    /// a regular file last changed at least [`SETTLED`] before `now` (seconds, nanoseconds since
+    /// a regular file last changed at least [`SETTLED`](crate::file_times::SETTLED) before `now` (seconds, nanoseconds since
     /// the epoch); `None` otherwise.
     pub(super) fn of(info: &Info, digest: String, now: (i64, i64)) -> Option<Self> {
-        let settled_before = (now.0 - SETTLED.0, now.1);
-        let old_enough = info.modified < settled_before && info.changed < settled_before;
+        let old_enough = crate::file_times::is_settled(info.modified, info.changed, now);
         (info.kind == EntryKind::File && old_enough).then_some(Self {
             digest: Cow::Owned(digest),
             len: info.len,
@@ -190,18 +185,6 @@ pub(super) fn path_for(manifest_path: &str) -> Option<String> {
 
 /// The record's file name in the machine-local folder.
 pub(crate) const FILE_NAME: &str = "output-stats";
-
-/// Seconds and nanoseconds since the epoch by the system clock (the clock file times come
-/// from on a local file system).
-pub(crate) fn now() -> (i64, i64) {
-    let elapsed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    (
-        i64::try_from(elapsed.as_secs()).unwrap_or(i64::MAX),
-        i64::from(elapsed.subsec_nanos()),
-    )
-}
 
 #[cfg(test)]
 mod tests {

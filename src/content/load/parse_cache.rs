@@ -21,19 +21,12 @@ pub(crate) struct Stamp {
     pub(super) inode: u64,
 }
 
-/// How long before a load began a file must have last changed for its stamp to be remembered
-/// (2 s: the coarsest common file-system clock, FAT's, ticks every 2 seconds). A file changed
-/// later could be changed again within the same clock tick, keeping every fact of its stamp, so
-/// its parse is not remembered: the next load parses it again (git's "racily clean" case).
-const SETTLED: (i64, i64) = (2, 0);
-
 impl Stamp {
-    /// Whether a file with this stamp last changed at least [`SETTLED`] before `loaded_at`
-    /// (seconds, nanoseconds since the epoch, by the system clock), so its parse may be
-    /// remembered.
+    /// Whether a file with this stamp had not changed for 2 s when the load began at
+    /// `loaded_at` (seconds, nanoseconds since the epoch), so its parse may be remembered; a
+    /// file changed later is parsed again by the next load (see [`crate::file_times`]).
     pub(super) fn is_settled_at(&self, loaded_at: (i64, i64)) -> bool {
-        let settled_before = (loaded_at.0 - SETTLED.0, loaded_at.1);
-        self.modified < settled_before && self.changed < settled_before
+        crate::file_times::is_settled(self.modified, self.changed, loaded_at)
     }
 
     pub(super) fn of(info: &crate::confined_fs::Info) -> Self {

@@ -25,11 +25,10 @@
 //! machine).
 //!
 //! Format: the header line `ai-rulez parsed items 1 <binary identity> <checksum of the rest>`
-//! ([`crate::local_state::checksum`]), then one JSON object per item and line:
+//! ([`crate::local_state::framed`]), then one JSON object per item and line:
 //! `{"stamp":{...},"item":{...}}`.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -68,18 +67,8 @@ pub(super) fn path_in(config_dir: &str) -> String {
     crate::local_state::path_in(config_dir, FILE_NAME)
 }
 
-/// What the header line of a snapshot this binary wrote starts with, before the checksum of
-/// the lines that follow it; `None` when the running executable cannot be looked at (then no
-/// snapshot is read or written).
-fn header_start() -> Option<&'static str> {
-    static HEADER: OnceLock<Option<String>> = OnceLock::new();
-    HEADER
-        .get_or_init(|| {
-            crate::local_state::binary_identity()
-                .map(|identity| format!("ai-rulez parsed items 1 {identity} "))
-        })
-        .as_deref()
-}
+/// The kind of cache the header line names.
+const KIND: &str = "parsed items";
 
 /// Records decoded at once (on every core); a damaged line stops the read after at most this
 /// many, so a file of millions of bad lines costs no memory.
@@ -91,13 +80,9 @@ const LINES_PER_BATCH: usize = 32_768;
 /// a load may read ([`crate::limits::MAX_TREE_BYTES`]), or was written by another build. Lines
 /// are decoded on every core.
 pub(super) fn read(dir: &ProjectDir, path: &str) -> Option<Vec<(Stamp, Item)>> {
-    let start = header_start()?;
     let (bytes, _) = dir.read(path, MAX_BYTES).ok()??;
-    let text = std::str::from_utf8(&bytes).ok()?;
-    let (header, body) = text.split_once('\n')?;
-    if header.strip_prefix(start)? != crate::local_state::checksum(body.as_bytes()) {
-        return None;
-    }
+    let (_, body) = crate::local_state::unframed(KIND, &bytes)?;
+    let body = std::str::from_utf8(body).ok()?;
     let mut items = Vec::new();
     let mut file_bytes: u64 = 0;
     let mut lines = body.lines().peekable();
@@ -147,9 +132,6 @@ impl PendingSnapshot {
     /// Errors: [`crate::error::Error::Refused`] for a symlink on the way; I/O. Without a header
     /// (the running executable cannot be looked at) nothing is written and 0 is returned.
     pub(crate) fn write(&self, dir: &ProjectDir, items: &[Item]) -> Result<usize> {
-        let Some(start) = header_start() else {
-            return Ok(0);
-        };
         let mut text = String::with_capacity(items.len() * 1024);
         let mut recorded = 0;
         for item in items {
@@ -166,10 +148,9 @@ impl PendingSnapshot {
             text.push('\n');
             recorded += 1;
         }
-        let header = format!("{start}{}\n", crate::local_state::checksum(text.as_bytes()));
-        let mut bytes = Vec::with_capacity(header.len() + text.len());
-        bytes.extend_from_slice(header.as_bytes());
-        bytes.extend_from_slice(text.as_bytes());
+        let Some(bytes) = crate::local_state::framed(KIND, "", text.as_bytes()) else {
+            return Ok(0);
+        };
         crate::local_state::write_file(dir, &self.path, &bytes)?;
         Ok(recorded)
     }

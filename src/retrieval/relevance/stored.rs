@@ -12,7 +12,7 @@
 //! the index is built.
 //!
 //! Format: the header line `ai-rulez relevance index 1 <binary identity> <digest hex>
-//! <checksum of the rest>` ([`crate::local_state::checksum`]: a flipped bit makes the copy be
+//! <checksum of the rest>` ([`crate::local_state::framed`]: a flipped bit makes the copy be
 //! ignored), then the index in postcard's encoding
 //! (<https://postcard.jamesmunns.com/wire-format>).
 
@@ -79,12 +79,8 @@ fn leaf_digest(items: &[&Item]) -> [u8; 32] {
     hasher.finalize().into()
 }
 
-/// What the header line of a copy this binary wrote starts with, before the digest and the
-/// checksum; `None` when the running executable cannot be looked at.
-fn header_start() -> Option<String> {
-    let identity = crate::local_state::binary_identity()?;
-    Some(format!("ai-rulez relevance index 1 {identity} "))
-}
+/// The kind of cache the header line names.
+const KIND: &str = "relevance index";
 
 /// A copy of the index read before the items it must match are known (while the project
 /// loads): the digest its header names, and the index.
@@ -134,21 +130,11 @@ impl RelevanceIndex {
 /// The copy stored at `path` (project-relative), whatever items it indexes; `None` when there
 /// is none, or it is unreadable, damaged, or written by another build.
 pub(crate) fn read(dir: &ProjectDir, path: &str) -> Option<StoredIndex> {
-    let start = header_start()?;
     let (bytes, _) = dir.read(path, MAX_BYTES).ok()??;
-    let rest = bytes.strip_prefix(start.as_bytes())?;
-    let newline = rest.iter().position(|byte| *byte == b'\n')?;
-    let (digest, checksum) = std::str::from_utf8(&rest[..newline])
-        .ok()?
-        .split_once(' ')?;
-    let body = &rest[newline + 1..];
-    if checksum != crate::local_state::checksum(body) {
-        return None;
-    }
-    let index = postcard::from_bytes(body).ok()?;
+    let (digest, body) = crate::local_state::unframed(KIND, &bytes)?;
     Some(StoredIndex {
         digest: digest.to_owned(),
-        index,
+        index: postcard::from_bytes(body).ok()?,
     })
 }
 
@@ -163,101 +149,14 @@ pub(crate) fn write(
     digest: &str,
     index: &RelevanceIndex,
 ) -> Result<()> {
-    let Some(start) = header_start() else {
-        return Ok(());
-    };
     // Encoding into memory fails only when memory does; then nothing is stored.
     let Ok(body) = postcard::to_stdvec(index) else {
         return Ok(());
     };
-    let header = format!("{start}{digest} {}\n", crate::local_state::checksum(&body));
-    let mut bytes = Vec::with_capacity(header.len() + body.len());
-    bytes.extend_from_slice(header.as_bytes());
-    bytes.extend_from_slice(&body);
+    let Some(bytes) = crate::local_state::framed(KIND, digest, &body) else {
+        return Ok(());
+    };
     crate::local_state::write_file(dir, path, &bytes)
-}
-
-/// The index's documents as one block of bytes, so that reading a copy of 100,000 documents
-/// costs a pass over memory rather than one decoding step per number: the document count
-/// (`u64`), then per document its entry count (`u32`) and per entry the term number (`u32`),
-/// frequency and head frequency (`f64`, exact bits) and field bits (`u8`), all little-endian.
-pub(super) mod packed_documents {
-    use serde::de::Error as _;
-    use serde::{Deserialize as _, Deserializer, Serializer};
-
-    /// One document entry: term number, frequency, head frequency, field bits.
-    type Entry = (u32, f64, f64, u8);
-
-    const ENTRY_BYTES: usize = 4 + 8 + 8 + 1;
-
-    pub(in crate::retrieval::relevance) fn serialize<S: Serializer>(
-        documents: &[Vec<Entry>],
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        let entries: usize = documents.iter().map(Vec::len).sum();
-        let mut bytes = Vec::with_capacity(8 + documents.len() * 4 + entries * ENTRY_BYTES);
-        bytes.extend_from_slice(&(documents.len() as u64).to_le_bytes());
-        for document in documents {
-            let count = u32::try_from(document.len()).map_err(serde::ser::Error::custom)?;
-            bytes.extend_from_slice(&count.to_le_bytes());
-            for (term, frequency, head, bits) in document {
-                bytes.extend_from_slice(&term.to_le_bytes());
-                bytes.extend_from_slice(&frequency.to_le_bytes());
-                bytes.extend_from_slice(&head.to_le_bytes());
-                bytes.push(*bits);
-            }
-        }
-        serializer.serialize_bytes(&bytes)
-    }
-
-    pub(in crate::retrieval::relevance) fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Vec<Vec<Entry>>, D::Error> {
-        let mut bytes = <&'de [u8]>::deserialize(deserializer)?;
-        let cut = |bytes: &mut &'de [u8], length: usize| -> Result<&'de [u8], D::Error> {
-            let Some((taken, rest)) = bytes.split_at_checked(length) else {
-                return Err(D::Error::custom("the documents end early"));
-            };
-            *bytes = rest;
-            Ok(taken)
-        };
-        let word = |taken: &[u8]| u32::from_le_bytes([taken[0], taken[1], taken[2], taken[3]]);
-        let wide = |taken: &[u8]| {
-            let mut eight = [0_u8; 8];
-            eight.copy_from_slice(taken);
-            eight
-        };
-        let count = u64::from_le_bytes(wide(cut(&mut bytes, 8)?));
-        let count = usize::try_from(count).map_err(D::Error::custom)?;
-        // Every document takes at least its 4-byte count, which bounds a damaged count.
-        if count > bytes.len() / 4 {
-            return Err(D::Error::custom(
-                "the document count is larger than the data",
-            ));
-        }
-        // Reserved up front only up to a bound: a damaged count must not reserve gigabytes.
-        let mut documents = Vec::with_capacity(count.min(1 << 20));
-        for _ in 0..count {
-            let entries = word(cut(&mut bytes, 4)?) as usize;
-            let block = cut(&mut bytes, entries.saturating_mul(ENTRY_BYTES))?;
-            let document = block
-                .chunks_exact(ENTRY_BYTES)
-                .map(|entry| {
-                    (
-                        word(&entry[..4]),
-                        f64::from_le_bytes(wide(&entry[4..12])),
-                        f64::from_le_bytes(wide(&entry[12..20])),
-                        entry[20],
-                    )
-                })
-                .collect();
-            documents.push(document);
-        }
-        if !bytes.is_empty() {
-            return Err(D::Error::custom("bytes are left after the documents"));
-        }
-        Ok(documents)
-    }
 }
 
 #[cfg(test)]
