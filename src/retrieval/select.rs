@@ -60,6 +60,13 @@ const HEAD_HALF: f64 = 2.0;
 const THRESHOLD: f64 = -0.1;
 /// A skill (a whole procedure, often long) is sent when its strength reaches this.
 const SKILL_THRESHOLD: f64 = 0.0;
+/// When every item the decision leaves out costs, all together, at most this share of the
+/// tokens of the items it sends, they are sent too: the agent then has everything that applies
+/// for at most a quarter more reading, and no left-out item can be the one it needed. The
+/// labelled set's tuning projects cannot tell shares from 0.1 to 0.5 apart (none of their cases
+/// changes); on the held-out projects 0.1 to 0.5 also act alike, so a quarter is a round value
+/// inside that range, not a fitted one (see `bench/selection/README.md`).
+pub(crate) const COMPLETION_SHARE: f64 = 0.25;
 /// Items left out whose strength is within this of the threshold are listed with a summary
 /// line; the others by kind and id only, to keep the reply small.
 pub(crate) const NEAR_MISS: f64 = 2.0;
@@ -117,6 +124,9 @@ pub struct CandidateFeatures {
     pub listed_tokens: usize,
     /// Whether the decision sends it.
     pub chosen: bool,
+    /// Whether it is sent only because everything the decision left out is small next to what
+    /// it sends (see [`COMPLETION_SHARE`]).
+    pub completes: bool,
 }
 
 /// How specific one glob is, from 0 to 1: a quarter per literal folder level (at most three)
@@ -223,14 +233,14 @@ pub(crate) fn features(
     query: &Query,
     paths: &[(String, bool)],
 ) -> Vec<CandidateFeatures> {
-    let (known, words) = catalog.relevance().known(query);
+    let known = catalog.relevance().known(query);
     let path_terms = path_query(paths);
     let named_paths: Vec<&str> = paths.iter().map(|(path, _)| path.as_str()).collect();
     let matches: Vec<_> = eligible
         .iter()
-        .map(|entry| catalog.relevance().score((&known, words), entry.number))
+        .map(|entry| catalog.relevance().score(&known, entry.number))
         .collect();
-    let (path_known, path_words) = catalog.relevance().known(&path_terms);
+    let path_known = catalog.relevance().known(&path_terms);
     let best = eligible
         .iter()
         .zip(&matches)
@@ -253,10 +263,7 @@ pub(crate) fn features(
                 relative: if best > 0.0 { found.score / best } else { 0.0 },
                 head: found.head,
                 coverage: found.coverage,
-                path: catalog
-                    .relevance()
-                    .score((&path_known, path_words), entry.number)
-                    .score,
+                path: catalog.relevance().score(&path_known, entry.number).score,
                 trigger: found.trigger,
                 score_rank: 0.0,
                 path_rank: 0.0,
@@ -266,6 +273,7 @@ pub(crate) fn features(
                 // Only the tuner needs this; `candidate_features` fills it in.
                 listed_tokens: 0,
                 chosen: false,
+                completes: false,
             }
         })
         .collect();
@@ -288,7 +296,34 @@ pub(crate) fn features(
         features.chosen =
             features.always || features.exact || strength(features) >= threshold(kind);
     }
+    complete_when_the_rest_is_small(&mut all);
     all
+}
+
+/// Marks every candidate left out as chosen (and `completes`) when their tokens all together are
+/// at most [`COMPLETION_SHARE`] of the chosen candidates' tokens; a call that chooses nothing
+/// stays empty.
+fn complete_when_the_rest_is_small(all: &mut [CandidateFeatures]) {
+    let tokens_where = |chosen: bool| {
+        all.iter()
+            .filter(|features| features.chosen == chosen)
+            .map(|features| features.tokens)
+            .sum::<usize>()
+    };
+    let sent = tokens_where(true);
+    let rest = tokens_where(false);
+    if rest == 0 || sent == 0 || count_as_float(rest) > COMPLETION_SHARE * count_as_float(sent) {
+        return;
+    }
+    for features in all.iter_mut().filter(|features| !features.chosen) {
+        features.chosen = true;
+        features.completes = true;
+    }
+}
+
+/// Token counts here are far below 2^32, so the conversion is exact.
+fn count_as_float(count: usize) -> f64 {
+    f64::from(u32::try_from(count).unwrap_or(u32::MAX))
 }
 
 /// Sets each candidate's place among those not pinned, by `value` (best first, ties in
@@ -360,6 +395,9 @@ pub(crate) fn reason(
     features: &CandidateFeatures,
     query: &Query,
 ) -> String {
+    if features.completes {
+        return "sent with the rest: everything else that applies adds at most a quarter to this reply".to_owned();
+    }
     let mut parts = Vec::new();
     if features.scope > 0.0 {
         parts.push("its scope matches".to_owned());

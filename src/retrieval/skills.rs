@@ -165,10 +165,10 @@ impl SkillShelf {
                 .collect()
         } else {
             let parsed = Query::of(query);
-            let (known, words) = self.index.known(&parsed);
+            let known = self.index.known(&parsed);
             (0..self.skills.len())
                 .filter_map(|position| {
-                    let score = self.index.score((&known, words), position).score;
+                    let score = self.index.score(&known, position).score;
                     (score > 0.0).then_some((position, score))
                 })
                 .collect()

@@ -172,3 +172,73 @@ fn a_rule_that_shares_only_a_related_word_with_the_task_is_sent_and_says_which()
     );
     server.finish();
 }
+
+/// A project with one long pagination rule, a one-line style rule and, when `with_guide` is
+/// set, a long release guide.
+fn orders_api(with_guide: bool) -> crate::support::Project {
+    let mut steps = String::new();
+    for step in 1..=12 {
+        steps.push_str(&format!(
+            "- Step {step}: pass the opaque cursor of the last row back as `after`, never an offset.\n"
+        ));
+    }
+    let pagination = format!(
+        "---\ntitle: Pagination of list endpoints\n---\nEvery list endpoint pages with a cursor.\n{steps}"
+    );
+    let mut rules = vec![
+        ("pagination", pagination.as_str()),
+        (
+            "style",
+            "---\ntitle: Code style\n---\nKeep functions short.\n",
+        ),
+    ];
+    let guide = format!(
+        "---\ntitle: Release guide\n---\n{}",
+        "Tag the release, write the changelog entry and publish the crate, one after another.\n"
+            .repeat(12)
+    );
+    if with_guide {
+        rules.push(("release-guide", guide.as_str()));
+    }
+    project_with(&rules)
+}
+
+#[test]
+fn what_is_left_out_is_sent_too_when_it_adds_at_most_a_quarter_to_the_reply() {
+    // The style rule shares no word with the task, but it is one line next to a long rule the
+    // task needs, so leaving it out would save little and could miss what the change needs.
+    let project = orders_api(false);
+    let mut server = Server::start(project.path());
+    let reply = server.ok(
+        "get_rules",
+        json!({"paths": ["src/api/orders.rs"], "task": "add pagination to the orders endpoint"}),
+    );
+    assert_eq!(ids(&reply, "rules"), ["pagination", "style"]);
+    assert_eq!(
+        reply["rules"][1]["reason"],
+        "sent with the rest: everything else that applies adds at most a quarter to this reply"
+    );
+    assert_eq!(reply["others"], json!([]));
+    server.finish();
+}
+
+#[test]
+fn what_is_left_out_stays_out_when_it_would_add_more_than_a_quarter() {
+    // With a long release guide beside it, the rest costs more than a quarter of the reply,
+    // so both unrelated rules are only named.
+    let project = orders_api(true);
+    let mut server = Server::start(project.path());
+    let reply = server.ok(
+        "get_rules",
+        json!({"paths": ["src/api/orders.rs"], "task": "add pagination to the orders endpoint"}),
+    );
+    assert_eq!(ids(&reply, "rules"), ["pagination"], "{reply:#}");
+    let others: Vec<&str> = reply["others"]
+        .as_array()
+        .expect("others")
+        .iter()
+        .map(|other| other["id"].as_str().expect("id"))
+        .collect();
+    assert_eq!(others, ["release-guide", "style"]);
+    server.finish();
+}

@@ -73,12 +73,16 @@ impl RelevanceIndex {
             renumbered[number as usize] = here;
             self.document_frequency[here as usize] += document_frequency[number as usize];
         }
-        for mut document in documents {
-            for entry in &mut document {
-                entry.0 = renumbered[entry.0 as usize];
-            }
-            document.sort_unstable_by_key(|entry| entry.0);
-            self.documents.push(document);
+        let mut entries: Vec<(u32, f64, f64, u8)> = Vec::new();
+        for document in documents {
+            entries.clear();
+            entries.extend(document.terms.iter().zip(&document.frequencies).map(
+                |(number, (frequency, head, bits))| {
+                    (renumbered[*number as usize], *frequency, *head, *bits)
+                },
+            ));
+            entries.sort_unstable_by_key(|entry| entry.0);
+            self.documents.push(super::Document::of(&entries));
         }
         for mut item_triggers in triggers {
             for trigger in &mut item_triggers {

@@ -16,7 +16,7 @@
 //! ignored), then the index in postcard's encoding
 //! (<https://postcard.jamesmunns.com/wire-format>).
 
-use super::RelevanceIndex;
+use super::{Document, RelevanceIndex};
 use crate::confined_fs::ProjectDir;
 use crate::content::Item;
 use crate::error::Result;
@@ -112,10 +112,10 @@ impl RelevanceIndex {
             && self.triggers.len() == count
             && self.pairs.len() == terms
             && self.vocabulary.values().all(|number| known(*number))
-            && self.documents.iter().all(|document| {
-                document.iter().all(|entry| known(entry.0))
-                    && document.windows(2).all(|pair| pair[0].0 < pair[1].0)
-            })
+            && self
+                .documents
+                .iter()
+                .all(|document| document.is_consistent(terms))
             && self
                 .triggers
                 .iter()
@@ -124,6 +124,16 @@ impl RelevanceIndex {
                 .all(|number| known(*number))
             && self.lengths.iter().all(|length| length.is_finite())
             && self.average_length.is_finite()
+    }
+}
+
+impl Document {
+    /// Whether this document, decoded from a copy, holds one frequency per term and only term
+    /// numbers below `terms`, ascending without repeats.
+    fn is_consistent(&self, terms: usize) -> bool {
+        self.terms.len() == self.frequencies.len()
+            && self.terms.iter().all(|number| (*number as usize) < terms)
+            && self.terms.windows(2).all(|pair| pair[0] < pair[1])
     }
 }
 
