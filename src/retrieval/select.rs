@@ -4,6 +4,8 @@
 //! The weights and the threshold were chosen on the labelled cases of `bench/selection/`
 //! (`bench/selection/tune.py` prints them); see that README for the numbers.
 
+use std::borrow::Cow;
+
 use globset::Candidate;
 use serde::Serialize;
 
@@ -78,7 +80,9 @@ pub(crate) struct Eligible {
     pub(crate) number: usize,
     pub(crate) scope: f64,
     pub(crate) exact: bool,
-    pub(crate) why: String,
+    /// A fixed phrase for global items (most of a large project's candidates), so listing them
+    /// allocates nothing.
+    pub(crate) why: Cow<'static, str>,
 }
 
 /// The evidence about one eligible item, as `bench/selection/tune.py` reads it.
@@ -158,13 +162,13 @@ fn priority_value(priority: Priority) -> f64 {
 /// is a folder), in `knowledge` order; an empty `paths` means the whole project.
 pub(crate) fn eligible(catalog: &Catalog, paths: &[(String, bool)], whole: bool) -> Vec<Eligible> {
     let count = catalog.knowledge.len();
-    let mut found: Vec<Option<(f64, bool, String)>> = vec![None; count];
+    let mut found: Vec<Option<(f64, bool, Cow<'static, str>)>> = vec![None; count];
     if whole || !paths.is_empty() {
         for (number, slot) in found.iter_mut().enumerate() {
             if catalog.is_global(number) {
-                *slot = Some((0.0, false, "applies everywhere".to_owned()));
+                *slot = Some((0.0, false, Cow::Borrowed("applies everywhere")));
             } else if whole {
-                *slot = Some((0.0, false, "covers the project".to_owned()));
+                *slot = Some((0.0, false, Cow::Borrowed("covers the project")));
             }
         }
     }
@@ -206,7 +210,7 @@ pub(crate) fn eligible(catalog: &Catalog, paths: &[(String, bool)], whole: bool)
             let slot = &mut found[number];
             let was_exact = slot.as_ref().is_some_and(|(_, exact, _)| *exact);
             if slot.as_ref().is_none_or(|(best, _, _)| specificity > *best) {
-                *slot = Some((specificity, exact || was_exact, why));
+                *slot = Some((specificity, exact || was_exact, Cow::Owned(why)));
             } else if exact && let Some(kept) = slot.as_mut() {
                 kept.1 = true;
             }

@@ -19,6 +19,26 @@ pub const BATCH_VERSION: &str = "2025-03-26";
 /// Prefix of the private ids batch requests are forwarded under.
 const PRIVATE_ID_PREFIX: &str = "ai-rulez-batch:";
 
+/// The two members of a line from the service that tell what it is: `id` (kept as written,
+/// `null` included) and whether it has a `method`. Any other member is skipped unread.
+#[derive(serde::Deserialize)]
+struct Envelope {
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Value>,
+    #[serde(default, deserialize_with = "present_unread")]
+    method: Option<()>,
+}
+
+/// A member that is present, whatever its value (`null` too).
+fn present<'de, D: serde::Deserializer<'de>>(member: D) -> Result<Option<Value>, D::Error> {
+    <Value as serde::Deserialize>::deserialize(member).map(Some)
+}
+
+/// A member that is present, its value skipped.
+fn present_unread<'de, D: serde::Deserializer<'de>>(member: D) -> Result<Option<()>, D::Error> {
+    <serde::de::IgnoredAny as serde::Deserialize>::deserialize(member).map(|_| Some(()))
+}
+
 /// Where `initialize` stands, as the framing has seen it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Negotiation {
@@ -126,8 +146,8 @@ impl Exchange {
 
     /// Whether `reply` answers a request the client cancelled (then it is not sent, and was
     /// already counted as answered); a reply ends its request's progress either way.
-    fn answers_cancelled(&self, reply: &Value) -> bool {
-        let Some(id) = reply.get("id").filter(|_| reply.get("method").is_none()) else {
+    fn answers_cancelled(&self, reply: &Envelope) -> bool {
+        let Some(id) = reply.id.as_ref().filter(|_| reply.method.is_none()) else {
             return false;
         };
         let id = id.to_string();
@@ -138,8 +158,8 @@ impl Exchange {
     }
 
     /// Counts a line from the service that answers a request (an `id`, no `method`).
-    fn answered(&self, message: &Value) {
-        if message.get("method").is_none() && message.get("id").is_some() {
+    fn answered(&self, message: &Envelope) {
+        if message.method.is_none() && message.id.is_some() {
             self.unanswered
                 .send_modify(|count| *count = count.saturating_sub(1));
         }
@@ -233,13 +253,19 @@ impl Exchange {
             Negotiation::Pending(id) => Some(id.clone()),
             _ => None,
         };
-        let Ok(mut reply) = serde_json::from_str::<Value>(&line) else {
+        // Most lines are replies passed on as they are; reading only their `id` and `method`
+        // spares building a tree of a reply's whole result (tens of KB for `get_rules`). Only an
+        // object has members (serde would read an array's elements as the fields in order).
+        if !line.trim_start().starts_with('{') {
+            return Some(line);
+        }
+        let Ok(envelope) = serde_json::from_str::<Envelope>(&line) else {
             return Some(line);
         };
-        if self.answers_cancelled(&reply) {
+        if self.answers_cancelled(&envelope) {
             return None;
         }
-        self.answered(&reply);
+        self.answered(&envelope);
         let has_routes = self
             .gathering
             .lock()
@@ -247,9 +273,12 @@ impl Exchange {
         if pending.is_none() && !has_routes {
             return Some(line);
         }
-        if reply.get("method").is_some() {
+        if envelope.method.is_some() {
             return Some(line);
         }
+        let Ok(mut reply) = serde_json::from_str::<Value>(&line) else {
+            return Some(line);
+        };
         if let Some(initialize) = pending
             && reply.get("id") == Some(&initialize)
         {
@@ -372,5 +401,35 @@ pub fn plan(entries: Vec<Value>, version: Option<&str>, batch: u64) -> BatchPlan
         lines,
         slots,
         routes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Envelope;
+    use serde_json::{Value, json};
+
+    fn read(line: &str) -> (Option<Value>, bool) {
+        let envelope: Envelope = serde_json::from_str(line).expect("an object");
+        (envelope.id, envelope.method.is_some())
+    }
+
+    #[test]
+    fn an_envelope_keeps_a_null_id_and_sees_a_method_whatever_its_value() {
+        assert_eq!(
+            read(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700}}"#),
+            (Some(Value::Null), false)
+        );
+        assert_eq!(
+            read(
+                r#"{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"x"}]},"id":"ai-rulez-batch:3"}"#
+            ),
+            (Some(json!("ai-rulez-batch:3")), false)
+        );
+        assert_eq!(read(r#"{"method":null}"#), (None, true));
+        assert_eq!(
+            read(r#"{"method":"notifications/progress","params":{}}"#),
+            (None, true)
+        );
     }
 }
