@@ -386,7 +386,7 @@ fn watch(
             .join(crate::memory::learning_file::folder(project)),
         project.root.join(crate::memory::refresh::folder(project)),
     ];
-    let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+    let on_event = move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else {
             mark_everything(&recorded);
             return;
@@ -442,7 +442,14 @@ fn watch(
         } else {
             recorded.paths.extend(event.paths);
         }
-    });
+    };
+    // The loader never reads through a symlink, so the watcher does not follow one either:
+    // following them would also make it walk whatever a committed link points at (a link to
+    // `/` is the whole disk) and stat every file on the way.
+    let watcher = notify::RecommendedWatcher::new(
+        on_event,
+        notify::Config::default().with_follow_symlinks(false),
+    );
     let Ok(mut watcher) = watcher else {
         mark_everything(changes);
         return None;

@@ -438,3 +438,67 @@ fn an_update_keeps_the_permission_bits_of_the_source_file() {
     server.finish();
     assert_eq!(project.mode(".ai-rulez/rules/victim.md"), 0o600);
 }
+
+/// The inode numbers the inotify instances of process `pid` watch, from `/proc/PID/fdinfo`
+/// (one `inotify wd:... ino:HEX ...` line per watch).
+#[cfg(target_os = "linux")]
+fn watched_inodes(pid: u32) -> Vec<u64> {
+    let mut inodes = Vec::new();
+    for entry in fs_err::read_dir(format!("/proc/{pid}/fdinfo")).expect("fdinfo") {
+        let text = fs_err::read_to_string(entry.expect("entry").path()).unwrap_or_default();
+        for line in text.lines().filter(|line| line.starts_with("inotify ")) {
+            let hex = line
+                .split_whitespace()
+                .find_map(|field| field.strip_prefix("ino:"))
+                .expect("ino field");
+            inodes.push(u64::from_str_radix(hex, 16).expect("hex inode"));
+        }
+    }
+    inodes
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_mcp_watcher_does_not_follow_a_symlinked_folder() {
+    use std::os::unix::fs::MetadataExt as _;
+    // Before, the watcher followed links: `.ai-rulez/rules/linked -> /usr` made the first reply
+    // wait while it walked 130,000 files, and every folder behind the link was watched.
+    let outside = tempfile::tempdir().expect("temp");
+    let mut behind_the_link = Vec::new();
+    for name in ["a", "a/b", "a/b/c", "d"] {
+        let folder = outside.path().join(name);
+        fs_err::create_dir_all(&folder).expect("folder");
+        behind_the_link.push(fs_err::metadata(&folder).expect("metadata").ino());
+    }
+    let project = crate::mcp::sample();
+    std::os::unix::fs::symlink(
+        outside.path(),
+        project.path().join(".ai-rulez/rules/linked"),
+    )
+    .expect("symlink");
+    let mut server = crate::mcp::Server::start(project.path());
+    let reply = server.ok(
+        "get_rules",
+        json!({"paths": ["src/main.rs"], "task": "tidy the code"}),
+    );
+    assert!(reply["rules"].is_array(), "{reply}");
+    let watched = watched_inodes(server.pid());
+    let rules_folder = fs_err::metadata(project.path().join(".ai-rulez/rules"))
+        .expect("rules")
+        .ino();
+    assert!(
+        watched.contains(&rules_folder),
+        "the rules folder is watched: {watched:?}"
+    );
+    let followed: Vec<u64> = behind_the_link
+        .iter()
+        .copied()
+        .filter(|inode| watched.contains(inode))
+        .collect();
+    assert_eq!(
+        followed,
+        Vec::<u64>::new(),
+        "folders behind the link are watched"
+    );
+    server.finish();
+}

@@ -79,6 +79,11 @@ impl Server {
     }
 
     /// Starts the server in `dir` with every toolset and completes the handshake.
+    /// The server's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub(crate) fn start(dir: &Path) -> Self {
         Self::start_with(dir, &["--toolsets", ALL_TOOLSETS], &[])
     }
