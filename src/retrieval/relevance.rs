@@ -513,20 +513,17 @@ impl RelevanceIndex {
         let mut result = Match::default();
         // Both lists are sorted by term number, so each search starts after the last place
         // found.
-        let mut rest = document.terms.as_slice();
-        let mut skipped = 0;
+        let mut start = 0;
         for (number, (weight, weighted_idf, pair)) in known.numbers.iter().zip(&known.weights) {
-            let place = match rest.binary_search(number) {
-                Ok(place) => place,
-                Err(place) => {
-                    rest = &rest[place..];
-                    skipped += place;
+            let place = match document.terms[start..].binary_search(number) {
+                Ok(offset) => start + offset,
+                Err(offset) => {
+                    start += offset;
                     continue;
                 }
             };
-            let (frequency, head, bits) = document.frequencies[skipped + place];
-            rest = &rest[place + 1..];
-            skipped += place + 1;
+            start = place + 1;
+            let (frequency, head, bits) = document.frequencies[place];
             let part = weighted_idf * frequency * (K1 + 1.0) / (frequency + K1 * normalised);
             result.score += part;
             result.head += part * head / frequency;
@@ -618,7 +615,7 @@ impl RelevanceIndex {
 }
 
 /// Counts here are far below 2^32, so the conversion is exact.
-fn count_as_float(count: usize) -> f64 {
+pub(crate) fn count_as_float(count: usize) -> f64 {
     f64::from(u32::try_from(count).unwrap_or(u32::MAX))
 }
 

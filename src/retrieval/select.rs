@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use globset::Candidate;
 use serde::Serialize;
 
-use super::relevance::{Field, Query};
+use super::relevance::{Field, Query, count_as_float};
 use super::{Catalog, RulesRequest, applies_with, estimate_tokens, is_pinned};
 use crate::content::{Item, Kind, Priority};
 
@@ -69,6 +69,9 @@ const SKILL_THRESHOLD: f64 = 0.0;
 /// changes); on the held-out projects 0.1 to 0.5 also act alike, so a quarter is a round value
 /// inside that range, not a fitted one (see `bench/selection/README.md`).
 pub(crate) const COMPLETION_SHARE: f64 = 0.25;
+/// The reason an item sent by [`COMPLETION_SHARE`] carries; it names that share.
+const COMPLETION_REASON: &str =
+    "sent with the rest: everything else that applies adds at most a quarter to this reply";
 /// Items left out whose strength is within this of the threshold are listed with a summary
 /// line; the others by kind and id only, to keep the reply small.
 pub(crate) const NEAR_MISS: f64 = 2.0;
@@ -325,11 +328,6 @@ fn complete_when_the_rest_is_small(all: &mut [CandidateFeatures]) {
     }
 }
 
-/// Token counts here are far below 2^32, so the conversion is exact.
-fn count_as_float(count: usize) -> f64 {
-    f64::from(u32::try_from(count).unwrap_or(u32::MAX))
-}
-
 /// Sets each candidate's place among those not pinned, by `value` (best first, ties in
 /// candidate order), as 1 / place; 0 for a pinned candidate or a value of 0.
 fn rank_among_candidates(
@@ -400,7 +398,7 @@ pub(crate) fn reason(
     query: &Query,
 ) -> String {
     if features.completes {
-        return "sent with the rest: everything else that applies adds at most a quarter to this reply".to_owned();
+        return COMPLETION_REASON.to_owned();
     }
     let mut parts = Vec::new();
     if features.scope > 0.0 {

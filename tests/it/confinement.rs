@@ -459,7 +459,7 @@ fn watched_inodes(pid: u32) -> Vec<u64> {
 
 #[cfg(target_os = "linux")]
 #[test]
-fn the_mcp_watcher_does_not_follow_a_symlinked_folder() {
+fn b51_the_mcp_watcher_does_not_follow_a_symlinked_folder() {
     use std::os::unix::fs::MetadataExt as _;
     // Before, the watcher followed links: `.ai-rulez/rules/linked -> /usr` made the first reply
     // wait while it walked 130,000 files, and every folder behind the link was watched.

@@ -203,42 +203,36 @@ fn orders_api(with_guide: bool) -> crate::support::Project {
     project_with(&rules)
 }
 
-#[test]
-fn what_is_left_out_is_sent_too_when_it_adds_at_most_a_quarter_to_the_reply() {
-    // The style rule shares no word with the task, but it is one line next to a long rule the
-    // task needs, so leaving it out would save little and could miss what the change needs.
-    let project = orders_api(false);
+/// The structured reply of `get_rules` for a pagination change in [`orders_api`].
+fn pagination_reply(with_guide: bool) -> Value {
+    let project = orders_api(with_guide);
     let mut server = Server::start(project.path());
     let reply = server.ok(
         "get_rules",
         json!({"paths": ["src/api/orders.rs"], "task": "add pagination to the orders endpoint"}),
     );
+    server.finish();
+    reply
+}
+
+#[test]
+fn what_is_left_out_is_sent_too_when_it_adds_at_most_a_quarter_to_the_reply() {
+    // The style rule shares no word with the task, but it is one line next to a long rule the
+    // task needs, so leaving it out would save little and could miss what the change needs.
+    let reply = pagination_reply(false);
     assert_eq!(ids(&reply, "rules"), ["pagination", "style"]);
     assert_eq!(
         reply["rules"][1]["reason"],
         "sent with the rest: everything else that applies adds at most a quarter to this reply"
     );
     assert_eq!(reply["others"], json!([]));
-    server.finish();
 }
 
 #[test]
 fn what_is_left_out_stays_out_when_it_would_add_more_than_a_quarter() {
     // With a long release guide beside it, the rest costs more than a quarter of the reply,
     // so both unrelated rules are only named.
-    let project = orders_api(true);
-    let mut server = Server::start(project.path());
-    let reply = server.ok(
-        "get_rules",
-        json!({"paths": ["src/api/orders.rs"], "task": "add pagination to the orders endpoint"}),
-    );
+    let reply = pagination_reply(true);
     assert_eq!(ids(&reply, "rules"), ["pagination"], "{reply:#}");
-    let others: Vec<&str> = reply["others"]
-        .as_array()
-        .expect("others")
-        .iter()
-        .map(|other| other["id"].as_str().expect("id"))
-        .collect();
-    assert_eq!(others, ["release-guide", "style"]);
-    server.finish();
+    assert_eq!(ids(&reply, "others"), ["release-guide", "style"]);
 }

@@ -258,4 +258,26 @@ mod tests {
         fs_err::write(folder.path().join(path), &bytes[..bytes.len() - 10]).expect("cut");
         assert!(read_back(&digest).is_none());
     }
+
+    #[test]
+    fn a_copy_with_a_damaged_document_is_refused() {
+        let rules = rules();
+        let items: Vec<&Item> = rules.iter().collect();
+        let intact = || RelevanceIndex::build_in_order(&items);
+        assert!(intact().is_consistent(3));
+        // One frequency fewer than terms: `score` would read past the frequencies.
+        let mut short = intact();
+        short.documents[0].frequencies.pop();
+        assert!(!short.is_consistent(3));
+        // A term number the vocabulary does not have (still last in order).
+        let mut unknown = intact();
+        let terms = u32::try_from(unknown.document_frequency.len()).expect("few terms");
+        let last = unknown.documents[1].terms.last_mut().expect("a term");
+        *last = terms;
+        assert!(!unknown.is_consistent(3));
+        // Terms out of order: the binary searches would miss them.
+        let mut unsorted = intact();
+        unsorted.documents[2].terms.swap(0, 1);
+        assert!(!unsorted.is_consistent(3));
+    }
 }
