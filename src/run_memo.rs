@@ -81,16 +81,14 @@ fn local_folder(config_dir: &str) -> String {
     format!("{config_dir}/local")
 }
 
-/// The names of the machine-local hint files (and their temporary files) left out of the
-/// listing of the local folder: writing them must not make the memo stale.
-fn hint_names() -> [String; 4] {
+/// Whether `name` is one of the machine-local hint files (or a temporary file of one), left
+/// out of the listing of the local folder: writing them must not make the memo stale.
+fn is_hint(name: &str) -> bool {
     let stats = crate::write::OUTPUT_STATS_FILE;
-    [
-        FILE_NAME.to_owned(),
-        crate::confined_fs::temporary_name(FILE_NAME),
-        stats.to_owned(),
-        crate::confined_fs::temporary_name(stats),
-    ]
+    name == FILE_NAME
+        || name == stats
+        || crate::confined_fs::temporary::is_temporary_of(name, FILE_NAME)
+        || crate::confined_fs::temporary::is_temporary_of(name, stats)
 }
 
 /// What the memo of the project `key` names says, when every fact it holds is still true and
@@ -105,9 +103,8 @@ pub(crate) fn recall(dir: &ProjectDir, key: Key<'_>) -> Option<Memo> {
         return None;
     }
     let local = local_folder(config_dir);
-    let hints = hint_names();
     let all_true = crate::parallel::map_in_order(&parsed.groups, |(folder, entries)| {
-        folder_still_true(dir, folder, entries, (*folder == local).then_some(&hints))
+        folder_still_true(dir, folder, entries, *folder == local)
     });
     all_true
         .into_iter()
@@ -116,12 +113,13 @@ pub(crate) fn recall(dir: &ProjectDir, key: Key<'_>) -> Option<Memo> {
 }
 
 /// Whether every fact of `entries` (names inside the project-relative `folder`, `.` for the
-/// root) still holds. `hints`: names to leave out of the listing of `folder/.`.
+/// root) still holds. `is_local_folder`: whether `folder` is the machine-local folder, whose
+/// listing leaves the hint files out (see [`is_hint`]).
 fn folder_still_true(
     dir: &ProjectDir,
     folder: &str,
     entries: &[(&str, Fact)],
-    hints: Option<&[String; 4]>,
+    is_local_folder: bool,
 ) -> bool {
     let opened;
     let handle = if folder == "." {
@@ -147,10 +145,10 @@ fn folder_still_true(
             let Ok(Some(listed)) = listed else {
                 return false;
             };
-            let hints = if *name == "." { hints } else { None };
+            let leave_hints_out = is_local_folder && *name == ".";
             let current = listed
                 .into_iter()
-                .filter(|entry| hints.is_none_or(|hints| !hints.contains(&entry.name)))
+                .filter(|entry| !(leave_hints_out && is_hint(&entry.name)))
                 .map(|entry| (entry.name, entry.kind));
             return current.eq(recorded.iter().cloned());
         }
@@ -236,7 +234,6 @@ fn memo_text(
         return None;
     }
     let local = local_folder(&project.config_dir_relative);
-    let hints = hint_names();
     let mut facts = Facts::new();
     for (absolute, mut fact) in recording.facts {
         let relative = relative_to(&absolute, key.root)?;
@@ -251,7 +248,7 @@ fn memo_text(
             }
             Fact::Listing(entries) => {
                 if relative == local {
-                    entries.retain(|(name, _)| !hints.contains(name));
+                    entries.retain(|(name, _)| !is_hint(name));
                 }
                 if entries
                     .iter()

@@ -13,6 +13,7 @@
 mod lock;
 pub(crate) mod record;
 mod resolve;
+pub(crate) mod temporary;
 
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -29,8 +30,8 @@ pub(crate) use lock::{ProjectLock, while_cancellable};
 pub(crate) const SYMLINK_REFUSAL: &str = "is (or is inside) a symlink; ai-rulez never reads or writes through symlinks (a committed link could point anywhere), so replace the link with a real file or folder";
 
 /// Prefix and suffix of every temporary file ai-rulez creates next to a file it replaces
-/// (`.ai-rulez-<16 hex>.tmp`); the managed `.gitignore` block covers the pattern and the next
-/// run removes leftovers of an interrupted one.
+/// (`.ai-rulez-<16 hex>-<8 hex>.tmp`, see [`temporary`]); the managed `.gitignore` block covers
+/// the pattern and the next run removes leftovers of an interrupted one.
 pub(crate) const TEMP_PREFIX: &str = ".ai-rulez-";
 /// See [`TEMP_PREFIX`].
 pub(crate) const TEMP_SUFFIX: &str = ".tmp";
@@ -472,16 +473,7 @@ impl ProjectDir {
             Ok(_) if how == Install::NoClobber => return Err(already_exists(relative)),
             _ => {}
         }
-        let temporary = temporary_name(name);
-        // A leftover of an interrupted run has this exact name; it is ours to replace.
-        rustix::fs::unlinkat(&parent, temporary.as_str(), AtFlags::empty()).ok();
-        let file = rustix::fs::openat(
-            &parent,
-            temporary.as_str(),
-            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::CLOEXEC | OFlags::NOFOLLOW,
-            Mode::from_bits_truncate(0o600),
-        )
-        .map_err(|errno| io_error(relative, "creating a temporary file for", errno))?;
+        let (temporary, file) = create_temporary(&parent, name, relative)?;
         let written = write_and_chmod(file, bytes, mode);
         let installed = written.and_then(|()| match how {
             Install::Replace => rustix::fs::renameat(&parent, temporary.as_str(), &parent, name)
@@ -626,23 +618,35 @@ enum Install {
     NoClobber,
 }
 
-/// The temporary file name used while replacing `name`: `.ai-rulez-<16 hex>.tmp`, the same for
-/// the same target, so an interrupted run's leftover is found and replaced.
-#[must_use]
-pub(crate) fn temporary_name(name: &str) -> String {
-    let digest = blake3::hash(name.as_bytes());
-    format!(
-        "{TEMP_PREFIX}{}{TEMP_SUFFIX}",
-        &digest.to_hex().as_str()[..16]
-    )
+/// Creates a temporary file (mode `0o600`, empty) with a name of its own next to `name` in
+/// `parent`, for one write of `relative`; returns its name and handle. A name already taken
+/// (two writers drawing the same 32 bits) is never reused: the next fresh name is tried.
+///
+/// Errors: [`Error::Io`] naming `relative` when no temporary file can be created.
+fn create_temporary(parent: &OwnedFd, name: &str, relative: &str) -> Result<(String, OwnedFd)> {
+    let mut attempts = 0;
+    loop {
+        let temporary = temporary::fresh_name(name);
+        match rustix::fs::openat(
+            parent,
+            temporary.as_str(),
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::CLOEXEC | OFlags::NOFOLLOW,
+            Mode::from_bits_truncate(0o600),
+        ) {
+            Ok(file) => return Ok((temporary, file)),
+            Err(Errno::EXIST) if attempts < 8 => attempts += 1,
+            Err(errno) => return Err(io_error(relative, "creating a temporary file for", errno)),
+        }
+    }
 }
 
-/// The project-relative path of the temporary file used while replacing `relative`.
+/// A project-relative path with the shape of a temporary file of one write of `relative` (see
+/// [`temporary`]); each call gives a new one. For tests that stage an interrupted write.
 #[must_use]
 pub fn temporary_path(relative: &str) -> String {
     match relative.rsplit_once('/') {
-        Some((folder, name)) => format!("{folder}/{}", temporary_name(name)),
-        None => temporary_name(relative),
+        Some((folder, name)) => format!("{folder}/{}", temporary::fresh_name(name)),
+        None => temporary::fresh_name(relative),
     }
 }
 

@@ -298,16 +298,24 @@ fn is_own_change(catalog: &Catalog, changes: &Changes, own_files: &[OwnFile]) ->
         return false;
     }
     let root = &catalog.project.root;
-    let expected: BTreeSet<PathBuf> = own_files
-        .iter()
-        .flat_map(|file| {
-            [
-                root.join(&file.path),
-                root.join(crate::confined_fs::temporary_path(&file.path)),
-            ]
+    let is_expected = |changed: &PathBuf| {
+        own_files.iter().any(|file| {
+            let own = root.join(&file.path);
+            if *changed == own {
+                return true;
+            }
+            // A temporary file of the write: the same folder, a temporary of the same name.
+            changed.parent() == own.parent()
+                && changed
+                    .file_name()
+                    .and_then(|name| name.to_str())
+                    .zip(own.file_name().and_then(|name| name.to_str()))
+                    .is_some_and(|(changed_name, own_name)| {
+                        crate::confined_fs::temporary::is_temporary_of(changed_name, own_name)
+                    })
         })
-        .collect();
-    changes.paths.is_subset(&expected)
+    };
+    changes.paths.iter().all(is_expected)
         && own_files.iter().all(|file| {
             catalog
                 .project

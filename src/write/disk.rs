@@ -3,6 +3,7 @@
 //! a lost file or a forgotten one (see [`perform_all`]).
 
 use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::confined_fs::{self, Info, ProjectDir};
 use crate::error::{Error, Result};
@@ -301,24 +302,46 @@ fn write_on_two_threads(dir: &ProjectDir, writes: &[(&str, &[u8], u32)]) -> Resu
 }
 
 /// Temporary files an interrupted run may have left next to `paths` (see
-/// [`confined_fs::temporary_path`]) that are still there.
+/// [`confined_fs::temporary_path`]) that are still there, as sorted project-relative paths.
+/// Each folder of `paths` is listed once; its entries that are temporary files of one of the
+/// named files count. Callers hold the project lock, which every writer of these files takes,
+/// so none of them belongs to a write in progress.
 ///
 /// Errors: I/O errors other than absence.
 pub(super) fn leftover_temporaries<'a>(
     dir: &ProjectDir,
     paths: impl Iterator<Item = &'a str>,
 ) -> Result<Vec<String>> {
-    let mut found = Vec::new();
+    let mut targets_by_folder: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for path in paths {
-        let temporary = confined_fs::temporary_path(path);
-        match dir.info(&temporary) {
-            Ok(Some(info)) if info.kind == confined_fs::EntryKind::File => found.push(temporary),
-            Ok(_) | Err(Error::Refused { .. }) => {}
+        let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+        targets_by_folder
+            .entry(folder)
+            .or_default()
+            .insert(confined_fs::temporary::target_part_of(name));
+    }
+    let mut found = Vec::new();
+    for (folder, targets) in targets_by_folder {
+        let entries = match dir.list(folder) {
+            Ok(Some(entries)) => entries,
+            Ok(None) | Err(Error::Refused { .. }) => continue,
             Err(error) => return Err(error),
+        };
+        for entry in entries {
+            let is_leftover = entry.kind == confined_fs::EntryKind::File
+                && entry.exact_name
+                && confined_fs::temporary::target_part(&entry.name)
+                    .is_some_and(|target| targets.contains(target));
+            if is_leftover {
+                found.push(if folder.is_empty() {
+                    entry.name
+                } else {
+                    format!("{folder}/{}", entry.name)
+                });
+            }
         }
     }
     found.sort();
-    found.dedup();
     Ok(found)
 }
 

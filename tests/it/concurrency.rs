@@ -237,3 +237,76 @@ fn several_servers_saving_the_same_correction_at_once_save_it_once() {
         server.finish();
     }
 }
+
+/// Writers replacing one file at once (machine-local caches are written so, without the
+/// project lock) each use a temporary file of their own: a reader only ever sees one writer's
+/// complete bytes, every write succeeds, and no temporary file is left.
+#[test]
+fn writers_replacing_one_file_at_once_never_expose_a_half_file() {
+    use ai_rulez::testing::confined_fs::ProjectDir;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    const SIZE: usize = 256 * 1024;
+    const WRITES: usize = 60;
+    let project = Project::empty();
+    let dir = ProjectDir::open(project.path()).expect("open project");
+    let writing = AtomicBool::new(true);
+    let complete_reads = std::thread::scope(|scope| {
+        let writers: Vec<_> = (0..4_u8)
+            .map(|writer| {
+                let dir = &dir;
+                scope.spawn(move || {
+                    let bytes = vec![b'a' + writer; SIZE];
+                    for _ in 0..WRITES {
+                        dir.write("local/cache.bin", &bytes, 0o644)
+                            .expect("every concurrent write succeeds");
+                    }
+                })
+            })
+            .collect();
+        let reader = scope.spawn(|| {
+            let mut complete_reads = 0;
+            while writing.load(Ordering::Relaxed) {
+                let Some((bytes, _)) = dir.read("local/cache.bin", 1 << 20).expect("read") else {
+                    continue;
+                };
+                assert_eq!(
+                    bytes.len(),
+                    SIZE,
+                    "a read saw a file of {} bytes",
+                    bytes.len()
+                );
+                assert!(
+                    bytes.iter().all(|&byte| byte == bytes[0]),
+                    "a read saw the bytes of two writers mixed"
+                );
+                complete_reads += 1;
+            }
+            complete_reads
+        });
+        // The reader stops once every writer has ended, failed or not, so a failure cannot
+        // hang the test.
+        let writers_ended: Vec<_> = writers
+            .into_iter()
+            .map(std::thread::ScopedJoinHandle::join)
+            .collect();
+        writing.store(false, Ordering::Relaxed);
+        let complete_reads = reader.join().expect("reader thread");
+        for ended in writers_ended {
+            ended.expect("writer thread");
+        }
+        complete_reads
+    });
+    assert!(complete_reads > 0, "the reader never saw the file");
+    let names: Vec<String> = fs_err::read_dir(project.path().join("local"))
+        .expect("list")
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    assert_eq!(names, ["cache.bin"]);
+}
