@@ -80,6 +80,24 @@ impl Snapshot {
         }
     }
 
+    /// The files below the config folder `config_dir` (project-relative, not empty) that can be
+    /// item files: in the working tree those of its item folders and of its domains' (see
+    /// [`collect_layer_files`]); in the index every staged file below it (the caller keeps the
+    /// item files by path). Sorted project-relative paths.
+    ///
+    /// Errors: in the working tree, a symlink at or below an item folder, a domain or the
+    /// domains folder; listing failures.
+    pub(crate) fn item_files_under(&self, config_dir: &str) -> Result<Vec<String>> {
+        match self {
+            Snapshot::Index { .. } => self.files_under(config_dir),
+            Snapshot::WorkTree(dir) => {
+                let mut paths = Vec::new();
+                collect_layer_files(dir, config_dir, true, &mut paths)?;
+                Ok(paths)
+            }
+        }
+    }
+
     /// Every file below the project-relative folder `prefix` (no trailing slash), as sorted
     /// project-relative paths.
     ///
@@ -102,6 +120,61 @@ impl Snapshot {
             }
         }
     }
+}
+
+/// The folders of a layer (the config folder or one domain) whose files the lock pins.
+const ITEM_FOLDERS: [&str; 5] = ["rules", "context", "agents", "commands", "skills"];
+
+/// Appends, in name order, every file of the item folders of the layer at `layer` (the config
+/// folder, or one of its domains; `memories` only for the config folder) to `paths`. Other
+/// entries of the layer (the machine-local `local/` folder, a person's notes) are never
+/// listed: no item lives there, so a symlink there is none of the lock's business.
+///
+/// Errors: as [`collect_files`], for a symlink at or below an item folder.
+fn collect_layer_files(
+    dir: &crate::confined_fs::ProjectDir,
+    layer: &str,
+    is_config_folder: bool,
+    paths: &mut Vec<String>,
+) -> Result<()> {
+    use crate::confined_fs::EntryKind;
+    let Some(entries) = dir.list(layer)? else {
+        return Ok(());
+    };
+    for entry in entries {
+        let holds_items = ITEM_FOLDERS.contains(&entry.name.as_str())
+            || (is_config_folder && entry.name == "memories");
+        let path = format!("{layer}/{}", entry.name);
+        if holds_items {
+            collect_files(dir, &path, paths, 1)?;
+            continue;
+        }
+        if !is_config_folder || entry.name != "domains" {
+            continue;
+        }
+        match entry.kind {
+            EntryKind::Folder => {}
+            // A linked domains folder must not read as every domain removed.
+            EntryKind::Symlink => {
+                return Err(Error::refused(path, crate::confined_fs::SYMLINK_REFUSAL));
+            }
+            EntryKind::File | EntryKind::Other => continue,
+        }
+        for domain in dir.list(&path)?.unwrap_or_default() {
+            let domain_path = format!("{path}/{}", domain.name);
+            match domain.kind {
+                EntryKind::Folder => collect_layer_files(dir, &domain_path, false, paths)?,
+                EntryKind::Symlink => {
+                    return Err(Error::refused(
+                        domain_path,
+                        crate::confined_fs::SYMLINK_REFUSAL,
+                    ));
+                }
+                EntryKind::File | EntryKind::Other => {}
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Appends every file below `folder` (depth first, in name order) to `paths`.
@@ -210,7 +283,7 @@ pub(crate) fn collect_with_files(
     if config_dir.is_empty() {
         return Ok((items, item_files));
     }
-    let all = snapshot.files_under(config_dir)?;
+    let all = snapshot.item_files_under(config_dir)?;
     let mut skills: BTreeMap<(String, String), (String, Vec<FileEntry>)> = BTreeMap::new();
     for path in &all {
         let inside = &path[config_dir.len() + 1..];

@@ -1144,3 +1144,31 @@ fn python_recomputes_a_real_lock() {
     );
     assert!(output.status.success());
 }
+
+/// A link in the machine-local folder (or any folder that holds no items) is not the lock's
+/// business: `lock --check` passes, while a link inside an item folder still fails it.
+#[test]
+fn a_symlink_outside_the_item_folders_does_not_fail_the_check() {
+    let project = project("[\"claude\"]");
+    project.write(".ai-rulez/rules/a.md", "# A\n\nDo a.\n");
+    lock(&project);
+    std::fs::create_dir_all(project.path().join(".ai-rulez/local")).expect("local folder");
+    std::fs::create_dir_all(project.path().join(".ai-rulez/notes")).expect("notes folder");
+    std::os::unix::fs::symlink("/usr", project.path().join(".ai-rulez/local/linked"))
+        .expect("symlink");
+    std::os::unix::fs::symlink("/usr", project.path().join(".ai-rulez/notes/linked"))
+        .expect("symlink");
+    let run = project.run(&["lock", "--check"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stderr(),
+        "the lock matches the sources and generated files\n"
+    );
+    std::os::unix::fs::symlink("/usr", project.path().join(".ai-rulez/rules/linked"))
+        .expect("symlink");
+    fails_with(
+        &project,
+        &["lock", "--check"],
+        "error: .ai-rulez/rules/linked: is (or is inside) a symlink; ai-rulez never reads or writes through symlinks (a committed link could point anywhere), so replace the link with a real file or folder\n",
+    );
+}
