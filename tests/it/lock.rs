@@ -1152,8 +1152,8 @@ fn a_symlink_outside_the_item_folders_does_not_fail_the_check() {
     let project = project("[\"claude\"]");
     project.write(".ai-rulez/rules/a.md", "# A\n\nDo a.\n");
     lock(&project);
-    std::fs::create_dir_all(project.path().join(".ai-rulez/local")).expect("local folder");
-    std::fs::create_dir_all(project.path().join(".ai-rulez/notes")).expect("notes folder");
+    fs_err::create_dir_all(project.path().join(".ai-rulez/local")).expect("local folder");
+    fs_err::create_dir_all(project.path().join(".ai-rulez/notes")).expect("notes folder");
     std::os::unix::fs::symlink("/usr", project.path().join(".ai-rulez/local/linked"))
         .expect("symlink");
     std::os::unix::fs::symlink("/usr", project.path().join(".ai-rulez/notes/linked"))
