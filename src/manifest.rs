@@ -3,7 +3,10 @@
 //!
 //! Format (version 2, sorted keys, 2-space JSON, trailing newline):
 //! `{"version": 2, "files": {path: "sha256:.."}, "sections": {path: "sha256:.."},
-//!   "merged": {path: [{"key": [..], "digest": "sha256:.."}]}}`.
+//!   "sections_unterminated": [path], "merged": {path: [{"key": [..], "digest": "sha256:.."}]}}`.
+//! `sections_unterminated` (left out when empty; older versions ignore it) names the files whose
+//! own text had no final new line before the section was added, so removing the section
+//! restores them exactly.
 //! The Go ai-rulez's version "1" manifest (`"files": [paths]`) is read as paths without digests.
 //!
 //! The journal of a run in progress (`.generated-manifest.pending.json`) has the same format plus
@@ -33,6 +36,10 @@ pub(crate) struct Manifest {
     pub files: BTreeMap<String, Option<String>>,
     /// Managed sections in hand-written files: path → digest of the section body.
     pub sections: BTreeMap<String, String>,
+    /// Those of `sections` whose hand-written text ended without a new line when the section
+    /// was added (which then added one), so removing the section (`clean`, a preset dropped)
+    /// gives the text back byte for byte.
+    pub sections_unterminated: BTreeSet<String>,
     /// Merged documents: path → owned entries (one key may appear with several digests in a
     /// journal).
     pub merged: BTreeMap<String, Vec<MergedEntry>>,
@@ -46,6 +53,8 @@ struct Stored<'a> {
     files: &'a BTreeMap<String, Option<String>>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     sections: &'a BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    sections_unterminated: &'a BTreeSet<String>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     merged: &'a BTreeMap<String, Vec<MergedEntry>>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -58,6 +67,8 @@ struct Typed {
     files: BTreeMap<String, Option<String>>,
     #[serde(default)]
     sections: BTreeMap<String, String>,
+    #[serde(default)]
+    sections_unterminated: BTreeSet<String>,
     #[serde(default)]
     merged: BTreeMap<String, Vec<MergedEntry>>,
     #[serde(default)]
@@ -76,6 +87,7 @@ impl Manifest {
             return Ok(Manifest {
                 files: typed.files,
                 sections: typed.sections,
+                sections_unterminated: typed.sections_unterminated,
                 merged: typed.merged,
                 alternates: typed.alternates,
             });
@@ -114,6 +126,10 @@ impl Manifest {
             manifest.sections = serde_json::from_value(sections.clone())
                 .map_err(|_| invalid("`sections` is malformed"))?;
         }
+        if let Some(unterminated) = value.get("sections_unterminated") {
+            manifest.sections_unterminated = serde_json::from_value(unterminated.clone())
+                .map_err(|_| invalid("`sections_unterminated` is malformed"))?;
+        }
         if let Some(alternates) = value.get("alternates") {
             manifest.alternates = serde_json::from_value(alternates.clone())
                 .map_err(|_| invalid("`alternates` is malformed"))?;
@@ -136,6 +152,7 @@ impl Manifest {
             version: 2,
             files: &self.files,
             sections: &self.sections,
+            sections_unterminated: &self.sections_unterminated,
             merged: &self.merged,
             alternates: &self.alternates,
         };
@@ -184,6 +201,8 @@ impl Manifest {
         for (path, digest) in other.sections {
             self.sections.entry(path).or_insert(digest);
         }
+        self.sections_unterminated
+            .extend(other.sections_unterminated);
         for (path, entries) in other.merged {
             let known = self.merged.entry(path).or_default();
             for entry in entries {

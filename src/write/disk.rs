@@ -48,6 +48,7 @@ pub(super) fn read_manifest(settings: &Settings<'_>) -> Result<(Manifest, Vec<St
     };
     manifest.files.retain(|path, _| keep(path));
     manifest.sections.retain(|path, _| keep(path));
+    manifest.sections_unterminated.retain(|path| keep(path));
     manifest.merged.retain(|path, _| keep(path));
     manifest.alternates.retain(|path, _| keep(path));
     dropped.sort();

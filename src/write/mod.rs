@@ -581,7 +581,7 @@ impl<'a> State<'a> {
             );
             return;
         }
-        self.section(path, markdown.body(), disk_bytes, disk_mode);
+        self.section(path, markdown.body(), (disk_bytes, disk_mode), old);
     }
 
     fn secret_gate(&self) -> Result<()> {

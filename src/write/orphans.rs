@@ -66,10 +66,18 @@ impl State<'_> {
             match find_section(text) {
                 Ok(Some(section)) if section.unedited => {
                     let mut before = text[..section.start].to_owned();
+                    let after = &text[section.end..];
                     if before.ends_with("\n\n") {
                         before.pop();
                     }
-                    let new_text = format!("{before}{}", &text[section.end..]);
+                    // The text had no final new line before the section was added after it.
+                    if after.is_empty()
+                        && old.sections_unterminated.contains(path)
+                        && before.ends_with('\n')
+                    {
+                        before.pop();
+                    }
+                    let new_text = format!("{before}{after}");
                     self.operations.push(Operation::Write {
                         path: path.clone(),
                         bytes: Cow::Owned(new_text.into_bytes()),

@@ -6,13 +6,22 @@ use std::borrow::Cow;
 use crate::hash::{SHA256_MARKER, sha256_hex, sha256_tagged};
 
 use super::{Operation, State, Status};
+use crate::manifest::Manifest;
 
 const SECTION_BEGIN: &str = "<!-- BEGIN ai-rulez";
 const SECTION_END: &str = "<!-- END ai-rulez -->";
 
 impl State<'_> {
     /// Keeps a hand-written root file and maintains ai-rulez's part between markers in it.
-    pub(super) fn section(&mut self, path: &str, body: &[u8], disk: &[u8], disk_mode: Option<u32>) {
+    /// `old` is the manifest of the previous run, which says whether the text had its own
+    /// final new line before the section was added.
+    pub(super) fn section(
+        &mut self,
+        path: &str,
+        body: &[u8],
+        (disk, disk_mode): (&[u8], Option<u32>),
+        old: &Manifest,
+    ) {
         // Judged with LF line ends, so a CRLF checkout is neither stale nor edited; a file that
         // must change anyway is written back with LF (git's `autocrlf` converts it on checkout).
         let disk = crate::hash::lf_line_ends(disk);
@@ -31,14 +40,23 @@ impl State<'_> {
         self.manifest
             .sections
             .insert(path.to_owned(), sha256_tagged(body.as_bytes()));
-        let (status, new_text) = match find_section(text) {
+        let found = find_section(text);
+        let unterminated = match &found {
+            // The section is added now: the text as it is says whether it ends in a new line.
+            Ok(None) => !text.is_empty() && !text.ends_with('\n'),
+            Ok(Some(_)) | Err(_) => old.sections_unterminated.contains(path),
+        };
+        if unterminated {
+            self.manifest.sections_unterminated.insert(path.to_owned());
+        }
+        let (status, new_text) = match found {
             Err(message) => {
                 self.record(path, Status::Blocked, Some(message));
                 return;
             }
             Ok(None) => {
                 let mut new_text = text.to_owned();
-                if !new_text.is_empty() && !new_text.ends_with('\n') {
+                if unterminated {
                     new_text.push('\n');
                 }
                 if !new_text.is_empty() {

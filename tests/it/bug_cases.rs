@@ -814,3 +814,25 @@ fn b34_invalid_utf8_in_config_or_gitignore_is_never_read_lossily() {
     assert_eq!(bytes(&managed, ".gitignore"), latin1);
     assert_eq!(managed.files(), before);
 }
+
+// B10, the whole kind: a hand-written file that got a managed section is given back byte for
+// byte when the section goes, whether its text ended in a new line or not, across a later
+// generate that rewrote the section.
+#[test]
+fn b10_clean_gives_a_hand_written_file_back_byte_for_byte() {
+    for hand_written in [
+        "# Mine\n\nno final new line",
+        "# Mine\n\nends in a new line\n",
+        "# Mine\n\nends in a blank line\n\n",
+    ] {
+        let project = project(r#"["claude"]"#, "");
+        project.write("CLAUDE.md", hand_written);
+        project.write(".ai-rulez/rules/a.md", "# A\n\nDo a.\n");
+        project.run(&["generate"]).expect_code(0);
+        assert_ne!(project.read("CLAUDE.md"), hand_written);
+        project.write(".ai-rulez/rules/a.md", "# A\n\nDo b.\n");
+        project.run(&["generate"]).expect_code(0);
+        project.run(&["clean"]).expect_code(0);
+        assert_eq!(project.read("CLAUDE.md"), hand_written);
+    }
+}
