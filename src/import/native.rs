@@ -20,7 +20,9 @@ pub(crate) fn looked_at(source: Source) -> &'static str {
         Source::Rulesync => ".rulesync/",
         Source::Ruler => ".ruler/",
         Source::Claude => "CLAUDE.md, .claude/, .mcp.json",
-        Source::Cursor => ".cursor/rules/, .cursor/commands/, .cursor/mcp.json, .cursorrules",
+        Source::Cursor => {
+            ".cursor/rules/ (also in nested folders), .cursor/commands/, .cursor/mcp.json, .cursorrules"
+        }
         Source::Copilot => {
             ".github/copilot-instructions.md, .github/instructions/, .github/prompts/, .github/agents/, .vscode/mcp.json"
         }
@@ -84,23 +86,75 @@ fn cursor(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
     found.presets = vec!["cursor".to_owned()];
     whole_file(tree, ".cursorrules", "cursorrules", found)?;
     for path in tree.files(".cursor/rules", &[".mdc", ".md"], true, &[])? {
-        let Some(document) = tree.document(&path, found)? else {
-            continue;
-        };
-        let suffix = [".mdc", ".md"]
-            .into_iter()
-            .find(|ext| path.ends_with(ext))
-            .unwrap_or(".md");
-        let id = id_under(&path, ".cursor/rules/", suffix);
-        let values = &document.values;
-        let description = text_of(values, "description");
-        let globs = meaningful_globs(globs_of(values.get("globs")));
-        let always = values.get("alwaysApply") == Some(&Value::Bool(true));
-        let scope = if always {
-            Scope::from_globs(description, Vec::new())
-        } else if !globs.is_empty() {
-            Scope::from_globs(description, globs)
-        } else {
+        cursor_rule(tree, &path, None, found)?;
+    }
+    // Nested rule folders (`packages/web/.cursor/rules/`) apply to their folder only, and their
+    // globs are relative to it (the scope rule `find_context` serves them by, too).
+    for (path, scope) in crate::instruction_files::nested_cursor_rules(tree.dir.root(), ".ai-rulez")
+    {
+        cursor_rule(tree, &path, Some(&scope), found)?;
+    }
+    tree.plain_items(
+        ".cursor/commands",
+        Kind::Command,
+        ".md",
+        found,
+        &same_targets,
+    )?;
+    crate::import::mcp::read_json(tree, ".cursor/mcp.json", "mcpServers", found)
+}
+
+/// Imports the Cursor rule file at `path`: from the root's `.cursor/rules/` when `scope` is
+/// `None`, else from the nested folder `scope` (project-relative), whose rule then applies only
+/// below it: its id is prefixed with the folder (`packages-web-api`), its globs are rebased onto
+/// the folder, and a rule without globs (always-on or model-decided) is scoped to the whole
+/// folder. A manual rule (no description, no globs) stays manual.
+///
+/// Errors: bad frontmatter (naming the file and line); I/O errors.
+fn cursor_rule(tree: &Tree<'_>, path: &str, scope: Option<&str>, found: &mut Found) -> Result<()> {
+    let Some(document) = tree.document(path, found)? else {
+        return Ok(());
+    };
+    let suffix = [".mdc", ".md"]
+        .into_iter()
+        .find(|ext| path.ends_with(ext))
+        .unwrap_or(".md");
+    let rules_folder = match scope {
+        Some(scope) => format!("{scope}/.cursor/rules/"),
+        None => ".cursor/rules/".to_owned(),
+    };
+    let mut id = id_under(path, &rules_folder, suffix);
+    if let Some(scope) = scope {
+        id = format!("{}-{id}", scope.replace('/', "-"));
+    }
+    let values = &document.values;
+    let description = text_of(values, "description");
+    let globs = meaningful_globs(globs_of(values.get("globs")));
+    let always = values.get("alwaysApply") == Some(&Value::Bool(true));
+    let scope_rule = match scope {
+        None if always => Scope::from_globs(description, Vec::new()),
+        None if !globs.is_empty() => Scope::from_globs(description, globs),
+        Some(folder) if always || !globs.is_empty() || description.is_some() => {
+            let rebased = if always || globs.is_empty() {
+                vec![format!("{folder}/**")]
+            } else {
+                globs
+                    .iter()
+                    .map(|glob| {
+                        format!(
+                            "{folder}/{}",
+                            glob.trim_start_matches("./").trim_start_matches('/')
+                        )
+                    })
+                    .collect()
+            };
+            found.notes.push(format!(
+                "{path}: a nested Cursor rule; imported as `{id}`, applying to {} only (generate writes it to .cursor/rules/, so delete the nested file then)",
+                rebased.join(", ")
+            ));
+            Scope::from_globs(description, rebased)
+        }
+        _ => {
             let activation = if description.is_some() {
                 Activation::Auto
             } else {
@@ -111,19 +165,12 @@ fn cursor(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
                 globs: Vec::new(),
                 activation,
             }
-        };
-        let mut draft = Draft::new(Kind::Rule, &id, &path, document.body.clone());
-        draft.set_scope(scope, &mut found.notes);
-        found.drafts.push(draft);
-    }
-    tree.plain_items(
-        ".cursor/commands",
-        Kind::Command,
-        ".md",
-        found,
-        &same_targets,
-    )?;
-    crate::import::mcp::read_json(tree, ".cursor/mcp.json", "mcpServers", found)
+        }
+    };
+    let mut draft = Draft::new(Kind::Rule, &id, path, document.body.clone());
+    draft.set_scope(scope_rule, &mut found.notes);
+    found.drafts.push(draft);
+    Ok(())
 }
 
 /// Copilot: `applyTo` globs (`**` is every file); without `applyTo`, a description makes the

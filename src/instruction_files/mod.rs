@@ -353,6 +353,24 @@ pub(crate) fn first_screening_error(text: &str) -> Option<String> {
         })
 }
 
+/// The Cursor rule files (`<folder>/.cursor/rules/**/*.mdc` or `.md`) of nested folders below
+/// `root` (the root's own `.cursor/rules` left out), as (project-relative path, scope folder),
+/// shallowest scope first, then by path; found as the context index finds them (git's ignore
+/// rules apply, symlinks are not followed, `config_dir_relative` and tool folders are skipped).
+#[must_use]
+pub(crate) fn nested_cursor_rules(root: &Path, config_dir_relative: &str) -> Vec<(String, String)> {
+    candidates(root, config_dir_relative)
+        .into_iter()
+        .filter(|(path, placement)| {
+            !path.chars().any(char::is_control)
+                && placement.scope != "."
+                && placement.kind == FileKind::Rule
+                && placement.source == "cursor"
+        })
+        .map(|(path, placement)| (path, placement.scope))
+        .collect()
+}
+
 /// Every candidate path under `root` with its placement, ordered by scope depth, then path.
 fn candidates(root: &Path, config_dir_relative: &str) -> Vec<(String, Placement)> {
     let config_dir = root.join(config_dir_relative);

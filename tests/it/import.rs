@@ -517,3 +517,50 @@ fn a_file_that_lost_keys_on_import_is_not_adopted_and_vs_code_tool_names_survive
         project.read(".github/agents/planner.agent.md")
     );
 }
+
+/// Nested `.cursor/rules` folders apply to their folder only: each rule is imported with the
+/// folder in its id, its globs rebased onto the folder, and a rule without globs scoped to the
+/// whole folder; a manual one stays manual, and the root's rules are imported as before.
+#[test]
+fn nested_cursor_rules_are_imported_scoped_to_their_folder() {
+    let project = Project::empty();
+    project.write(
+        ".cursor/rules/style.mdc",
+        "---\ndescription: Root style\nalwaysApply: true\n---\nUse tabs.\n",
+    );
+    project.write(
+        "packages/web/.cursor/rules/react.mdc",
+        "---\ndescription: React components\nglobs: src/**/*.tsx, ./lib/*.ts\n---\nUse function components.\n",
+    );
+    project.write(
+        "packages/web/.cursor/rules/sub/always.mdc",
+        "---\nalwaysApply: true\n---\nWeb folder rule.\n",
+    );
+    project.write(
+        "packages/api/.cursor/rules/errors.mdc",
+        "---\ndescription: API errors\n---\nReturn problem+json.\n",
+    );
+    project.write("packages/api/.cursor/rules/manual.mdc", "Manual only.\n");
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(0);
+    assert!(
+        run.stderr().contains("note: packages/web/.cursor/rules/react.mdc: a nested Cursor rule; imported as `packages-web-react`, applying to packages/web/src/**/*.tsx, packages/web/lib/*.ts only"),
+        "{}",
+        run.stderr()
+    );
+    let tree = imported_tree(&project);
+    let rules: Vec<&str> = tree
+        .split("== ")
+        .filter(|file| file.starts_with(".ai-rulez/rules/"))
+        .collect();
+    let rules = format!("== {}", rules.join("== "));
+    assert_eq!(
+        rules,
+        "== .ai-rulez/rules/packages-api-errors.md ==\n---\ndescription: API errors\npaths:\n  - packages/api/**\n---\n\nReturn problem+json.\n\
+         == .ai-rulez/rules/packages-api-manual.md ==\n---\nactivation: manual\n---\n\nManual only.\n\
+         == .ai-rulez/rules/packages-web-react.md ==\n---\ndescription: React components\npaths:\n  - packages/web/src/**/*.tsx\n  - packages/web/lib/*.ts\n---\n\nUse function components.\n\
+         == .ai-rulez/rules/packages-web-sub-always.md ==\n---\npaths:\n  - packages/web/**\n---\n\nWeb folder rule.\n\
+         == .ai-rulez/rules/style.md ==\n---\ndescription: Root style\n---\n\nUse tabs.\n"
+    );
+    project.run(&["validate"]).expect_code(0);
+}
