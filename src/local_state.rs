@@ -197,37 +197,7 @@ pub(crate) fn path_in(config_dir: &str, name: &str) -> String {
 pub(crate) fn write_file(dir: &ProjectDir, path: &str, bytes: &[u8]) -> Result<()> {
     let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
     keep_folder_out_of_git(dir, folder)?;
-    dir.write(path, bytes, 0o644)?;
-    remove_stale_temporaries(dir, folder);
-    Ok(())
-}
-
-/// How old (seconds since its last write) a temporary file in a machine-local folder must be
-/// before a writer takes it for the leftover of an interrupted write: the caches are written
-/// without the project lock, so a younger one may belong to another process writing right now.
-const STALE_TEMPORARY_SECONDS: i64 = 600;
-
-/// Removes the temporary files in the machine-local `folder` that no write can still be using
-/// (older than [`STALE_TEMPORARY_SECONDS`]), so a `kill -9` during a cache write leaves nothing
-/// behind for long. Best effort: a file that cannot be listed or removed stays.
-fn remove_stale_temporaries(dir: &ProjectDir, folder: &str) {
-    let Ok(Some(entries)) = dir.list_with_info(folder) else {
-        return;
-    };
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |elapsed| {
-            i64::try_from(elapsed.as_secs()).unwrap_or(i64::MAX)
-        });
-    for (entry, info) in entries {
-        let is_stale = entry.kind == crate::confined_fs::EntryKind::File
-            && entry.exact_name
-            && crate::confined_fs::temporary::is_temporary(&entry.name)
-            && now.saturating_sub(info.modified.0) > STALE_TEMPORARY_SECONDS;
-        if is_stale {
-            dir.remove_file(&format!("{folder}/{}", entry.name)).ok();
-        }
-    }
+    dir.write(path, bytes, 0o644)
 }
 
 /// Gives the calling thread the lowest scheduling priority (Linux: `setpriority` on the
@@ -261,17 +231,13 @@ mod tests {
         }
         let dir = ProjectDir::open(root.path()).expect("open");
         write_file(&dir, ".ai-rulez/local/snapshot.jsonl", b"whole\n").expect("write");
-        let mut names: Vec<String> = fs_err::read_dir(&local)
+        let names: Vec<String> = dir
+            .list(".ai-rulez/local")
             .expect("list")
-            .map(|entry| {
-                entry
-                    .expect("entry")
-                    .file_name()
-                    .to_string_lossy()
-                    .into_owned()
-            })
+            .expect("the folder is there")
+            .into_iter()
+            .map(|entry| entry.name)
             .collect();
-        names.sort();
         let mut expected = vec![
             ".gitignore".to_owned(),
             young,

@@ -483,6 +483,7 @@ impl ProjectDir {
         if installed.is_err() {
             rustix::fs::unlinkat(&parent, temporary.as_str(), AtFlags::empty()).ok();
         }
+        temporary::sweep_stale_once(&parent, &self.root.join(folder));
         installed
     }
 

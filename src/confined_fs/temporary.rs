@@ -5,10 +5,29 @@
 //! `<target>` part (16 hex digits of the BLAKE3 hash of the target's name) lets a later run find
 //! the leftovers of an interrupted write of a given file; the `<writer>` part (8 hex digits) is
 //! new for every write.
+//!
+//! A write that is killed between creating its temporary file and renaming it leaves the file
+//! behind. The first write of a process into a folder removes the temporaries there that are
+//! older than [`STALE_SECONDS`] ([`sweep_stale_once`]); `generate`, which holds the project
+//! lock, also reports and removes the younger ones next to its outputs.
 
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{TEMP_PREFIX, TEMP_SUFFIX};
+use rustix::fd::OwnedFd;
+use rustix::fs::AtFlags;
+
+use super::{EntryKind, TEMP_PREFIX, TEMP_SUFFIX};
+
+/// How old (seconds since its last write) a temporary file must be before a writer takes it
+/// for the leftover of an interrupted write: some writers (the machine-local caches) hold no
+/// project lock, so a younger one may belong to another process writing right now.
+pub(crate) const STALE_SECONDS: i64 = 600;
+
+/// The folders (absolute) this process has swept already.
+static SWEPT_FOLDERS: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
 
 /// Hex digits of the target part and of the writer part of a temporary file name.
 const TARGET_DIGITS: usize = 16;
@@ -60,9 +79,44 @@ pub(crate) fn is_temporary(entry: &str) -> bool {
     target_part(entry).is_some()
 }
 
+/// Removes, the first time this process writes into the folder `parent` (at the absolute
+/// `folder`), the regular files there whose names are ai-rulez temporaries and that are older
+/// than [`STALE_SECONDS`]. One listing per folder and process, and a `stat` only for names of
+/// the temporary shape. Best effort: what cannot be listed or removed stays.
+pub(super) fn sweep_stale_once(parent: &OwnedFd, folder: &Path) {
+    {
+        let mut swept = SWEPT_FOLDERS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !swept.get_or_insert_default().insert(folder.to_path_buf()) {
+            return;
+        }
+    }
+    let Ok(reader) = rustix::fs::Dir::read_from(parent) else {
+        return;
+    };
+    let now = crate::file_times::now().0;
+    for entry in reader.flatten() {
+        let is_temporary_name =
+            std::str::from_utf8(entry.file_name().to_bytes()).is_ok_and(is_temporary);
+        if !is_temporary_name {
+            continue;
+        }
+        let Ok(stat) = rustix::fs::statat(parent, entry.file_name(), AtFlags::SYMLINK_NOFOLLOW)
+        else {
+            continue;
+        };
+        let info = super::info_of(&stat);
+        if info.kind == EntryKind::File && now.saturating_sub(info.modified.0) > STALE_SECONDS {
+            rustix::fs::unlinkat(parent, entry.file_name(), AtFlags::empty()).ok();
+        }
+    }
+}
+
 /// The target part of the temporary file name `entry`, or `None` when `entry` is not one. Both
 /// shapes count: `.ai-rulez-<16 hex>-<8 hex>.tmp` and the older `.ai-rulez-<16 hex>.tmp` of
-/// versions that gave every write of a file the same name.
+/// versions that gave every write of a file the same name. The hex digits are lower-case, as
+/// ai-rulez writes them: a name with upper-case ones is someone else's file.
 #[must_use]
 pub(crate) fn target_part(entry: &str) -> Option<&str> {
     let middle = entry
@@ -70,7 +124,10 @@ pub(crate) fn target_part(entry: &str) -> Option<&str> {
         .and_then(|rest| rest.strip_suffix(TEMP_SUFFIX))?;
     let (target, writer) = middle.split_once('-').unwrap_or((middle, ""));
     let hex = |part: &str, digits: usize| {
-        part.len() == digits && part.bytes().all(|byte| byte.is_ascii_hexdigit())
+        part.len() == digits
+            && part
+                .bytes()
+                .all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
     };
     (hex(target, TARGET_DIGITS) && (writer.is_empty() || hex(writer, WRITER_DIGITS)))
         .then_some(target)
@@ -104,5 +161,7 @@ mod tests {
         assert!(!is_temporary(".ai-rulez-notes.tmp"));
         assert!(!is_temporary(".ai-rulez-0123456789abcdef-short.tmp"));
         assert!(!is_temporary("ai-rulez-0123456789abcdef.tmp"));
+        assert!(!is_temporary(".ai-rulez-0123456789abcdef-0123ABCD.tmp"));
+        assert!(!is_temporary(".ai-rulez-0123456789ABCDEF-22222222.tmp"));
     }
 }

@@ -51,10 +51,7 @@ pub(crate) fn is_bookkeeping_file(name: &str) -> bool {
         || name == crate::content::PARSED_ITEMS_FILE
         || name == crate::retrieval::RELEVANCE_INDEX_FILE
         || name == crate::local_state::IGNORE_FILE
-        || (name.starts_with(".ai-rulez-")
-            && std::path::Path::new(name)
-                .extension()
-                .is_some_and(|extension| extension == "tmp"))
+        || crate::confined_fs::temporary::is_temporary(name)
 }
 
 /// The project-relative path of the usage file.

@@ -160,7 +160,11 @@ fn collect_layer_files(
             }
             EntryKind::File | EntryKind::Other => continue,
         }
+        // The loader skips domains whose names start with `.`, so the lock does too.
         for domain in dir.list(&path)?.unwrap_or_default() {
+            if domain.name.starts_with('.') {
+                continue;
+            }
             let domain_path = format!("{path}/{}", domain.name);
             match domain.kind {
                 EntryKind::Folder => collect_layer_files(dir, &domain_path, false, paths)?,
@@ -294,6 +298,9 @@ pub(crate) fn collect_with_files(
             Some((domain, rest)) => (domain, rest),
             None => ("", inside),
         };
+        if domain.starts_with('.') {
+            continue;
+        }
         let Some((folder, name)) = rest.split_once('/') else {
             continue;
         };

@@ -298,15 +298,5 @@ fn writers_replacing_one_file_at_once_never_expose_a_half_file() {
         complete_reads
     });
     assert!(complete_reads > 0, "the reader never saw the file");
-    let names: Vec<String> = fs_err::read_dir(project.path().join("local"))
-        .expect("list")
-        .map(|entry| {
-            entry
-                .expect("entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    assert_eq!(names, ["cache.bin"]);
+    assert_eq!(project.files(), ["local/cache.bin"]);
 }

@@ -136,3 +136,37 @@ fn b56_a_leftover_temporary_file_is_reported_by_check_and_removed_by_generate() 
     run.expect_code(0);
     assert_eq!(tree(&project), clean);
 }
+
+/// Sets the modification time of the project file `relative` to an hour ago.
+fn age_an_hour(project: &Project, relative: &str) {
+    let an_hour_ago = std::time::SystemTime::now() - Duration::from_hours(1);
+    std::fs::File::options()
+        .write(true)
+        .open(project.path().join(relative))
+        .and_then(|file| file.set_modified(an_hour_ago))
+        .expect("age the file");
+}
+
+/// B56, the whole kind: a killed `lock` (or `memory add`, or a cache write) leaves its temporary
+/// file in a folder `generate` does not scan. The next write into that folder removes the
+/// temporaries too old to belong to a write in progress, and keeps a young one and every file
+/// that only looks like one.
+#[test]
+fn b56_a_later_write_into_the_folder_removes_a_stale_temporary_of_any_writer() {
+    let project = Project::empty();
+    project.write(".ai-rulez/config.toml", CONFIG);
+    write_rules(&project, 3, 0);
+    project.run(&["generate"]).expect_code(0);
+    let stale = ai_rulez::testing::confined_fs::temporary_path(".ai-rulez/ai-rulez.lock");
+    let young = ai_rulez::testing::confined_fs::temporary_path(".ai-rulez/ai-rulez.lock");
+    let look_alike = ".ai-rulez/.ai-rulez-0123456789abcdef-0123ABCD.tmp";
+    for path in [stale.as_str(), young.as_str(), look_alike] {
+        project.write(path, "half a lo");
+    }
+    age_an_hour(&project, &stale);
+    age_an_hour(&project, look_alike);
+    project.run(&["lock"]).expect_code(0);
+    assert!(!project.exists(&stale), "{stale} is still there");
+    assert!(project.exists(&young));
+    assert!(project.exists(look_alike));
+}

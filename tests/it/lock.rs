@@ -1172,3 +1172,21 @@ fn a_symlink_outside_the_item_folders_does_not_fail_the_check() {
         "error: .ai-rulez/rules/linked: is (or is inside) a symlink; ai-rulez never reads or writes through symlinks (a committed link could point anywhere), so replace the link with a real file or folder\n",
     );
 }
+
+/// A domain whose name starts with `.` is never loaded, so the lock neither pins it nor
+/// refuses a link there: adding one leaves `lock --check` passing.
+#[test]
+fn a_hidden_domain_is_not_pinned() {
+    let project = project("[\"claude\"]");
+    project.write(".ai-rulez/rules/a.md", "# A\n\nDo a.\n");
+    lock(&project);
+    project.write(".ai-rulez/domains/.h/rules/x.md", "# X\n\nDo x.\n");
+    std::os::unix::fs::symlink("/usr", project.path().join(".ai-rulez/domains/.linked"))
+        .expect("symlink");
+    let run = project.run(&["lock", "--check"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stderr(),
+        "the lock matches the sources and generated files\n"
+    );
+}
