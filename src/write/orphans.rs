@@ -11,7 +11,7 @@ use crate::plan::Plan;
 
 use super::disk::{current_mode, read_output};
 use super::entries::{mcp_error, shape_for_path};
-use super::section::find_section;
+use super::section::{find_section, line_end_at, original_offset};
 use super::{Operation, State, Status};
 
 impl State<'_> {
@@ -58,24 +58,37 @@ impl State<'_> {
             let Some((disk, _)) = read_output(dir, path)? else {
                 continue;
             };
-            // The section is judged, and the file rewritten, with LF line ends.
-            let disk = crate::hash::lf_line_ends(&disk);
-            let Ok(text) = std::str::from_utf8(&disk) else {
+            // The section is judged with LF line ends; the text around it is kept as it is on
+            // disk, so a CRLF file (or a lone CR) comes back byte for byte.
+            let lf_view = crate::hash::lf_line_ends(&disk);
+            let (Ok(original), Ok(text)) =
+                (std::str::from_utf8(&disk), std::str::from_utf8(&lf_view))
+            else {
                 continue;
             };
             match find_section(text) {
                 Ok(Some(section)) if section.unedited => {
-                    let mut before = text[..section.start].to_owned();
-                    let after = &text[section.end..];
-                    if before.ends_with("\n\n") {
-                        before.pop();
+                    let start = original_offset(original.as_bytes(), section.start);
+                    let end = original_offset(original.as_bytes(), section.end);
+                    // Generate added the section's own line end before it (and one more when
+                    // the text had no final new line); those are what come off.
+                    let line_end = line_end_at(original, start);
+                    let drop_line_end = |text: &str| -> usize {
+                        text.strip_suffix(line_end)
+                            .or_else(|| text.strip_suffix('\n'))
+                            .map_or(text.len(), str::len)
+                    };
+                    let mut before = &original[..start];
+                    let after = &original[end..];
+                    if text[..section.start].ends_with("\n\n") {
+                        before = &before[..drop_line_end(before)];
                     }
                     // The text had no final new line before the section was added after it.
                     if after.is_empty()
                         && old.sections_unterminated.contains(path)
                         && before.ends_with('\n')
                     {
-                        before.pop();
+                        before = &before[..drop_line_end(before)];
                     }
                     let new_text = format!("{before}{after}");
                     self.operations.push(Operation::Write {

@@ -22,10 +22,14 @@ impl State<'_> {
         (disk, disk_mode): (&[u8], Option<u32>),
         old: &Manifest,
     ) {
-        // Judged with LF line ends, so a CRLF checkout is neither stale nor edited; a file that
-        // must change anyway is written back with LF (git's `autocrlf` converts it on checkout).
-        let disk = crate::hash::lf_line_ends(disk);
-        let Ok(text) = std::str::from_utf8(&disk) else {
+        // Judged with LF line ends, so a CRLF checkout is neither stale nor edited. The text
+        // around the section is written back exactly as it is on disk (a CRLF file stays CRLF,
+        // a lone CR stays), so only the section's own bytes ever change.
+        let original = disk;
+        let lf_view = crate::hash::lf_line_ends(original);
+        let (Ok(original), Ok(text)) =
+            (std::str::from_utf8(original), std::str::from_utf8(&lf_view))
+        else {
             self.record(path, Status::Blocked, Some("exists, is not UTF-8 and was not written by ai-rulez; move it away or use --force".to_owned()));
             return;
         };
@@ -55,23 +59,33 @@ impl State<'_> {
                 return;
             }
             Ok(None) => {
-                let mut new_text = text.to_owned();
+                // A file that ends its lines with CRLF gets the section with CRLF too.
+                let line_end = line_end_at(original, 0);
+                let mut new_text = original.to_owned();
                 if unterminated {
-                    new_text.push('\n');
+                    new_text.push_str(line_end);
                 }
                 if !new_text.is_empty() {
-                    new_text.push('\n');
+                    new_text.push_str(line_end);
                 }
-                new_text.push_str(&block);
+                new_text.push_str(&with_line_end(&block, line_end));
                 (Status::Create, new_text)
             }
             Ok(Some(section)) => {
                 let current = &text[section.start..section.end];
+                let start = original_offset(original.as_bytes(), section.start);
+                let end = original_offset(original.as_bytes(), section.end);
+                // The section keeps the line ends it has on disk.
+                let line_end = line_end_at(original, start);
+                let replaced = format!(
+                    "{}{}{}",
+                    &original[..start],
+                    with_line_end(&block, line_end),
+                    &original[end..]
+                );
                 if current == block {
-                    (Status::Unchanged, text.to_owned())
+                    (Status::Unchanged, replaced)
                 } else if !section.unedited && !self.settings.force {
-                    let replaced =
-                        format!("{}{block}{}", &text[..section.start], &text[section.end..]);
                     self.refused_content
                         .insert(path.to_owned(), Cow::Owned(replaced.into_bytes()));
                     self.record(path, Status::Edited, Some("the ai-rulez section was edited by hand; to keep the edit, move it outside the markers or into .ai-rulez/ and run `ai-rulez generate`; to drop it, run `ai-rulez generate --force`, which replaces only the section (your text outside it stays) and saves the file as {path}.orig first".replace("{path}", path)));
@@ -81,14 +95,11 @@ impl State<'_> {
                         // Forced over a hand edit of the section: the whole file is saved first.
                         self.originals.push((
                             path.to_owned(),
-                            disk.to_vec(),
+                            original.as_bytes().to_vec(),
                             disk_mode.unwrap_or(0o644),
                         ));
                     }
-                    (
-                        Status::Update,
-                        format!("{}{block}{}", &text[..section.start], &text[section.end..]),
-                    )
+                    (Status::Update, replaced)
                 }
             }
         };
@@ -100,6 +111,40 @@ impl State<'_> {
             });
         }
         self.record_section(path, status, None);
+    }
+}
+
+/// The offset in `original` of the byte at `lf_offset` in its LF view
+/// ([`crate::hash::lf_line_ends`]): every CRLF pair before it adds the CR the view left out.
+/// The offsets of a [`Section`] always follow an LF (or are 0 or the end), so they land on the
+/// same character in both.
+pub(super) fn original_offset(original: &[u8], lf_offset: usize) -> usize {
+    let mut removed = 0;
+    for pair in memchr::memmem::find_iter(original, b"\r\n") {
+        // In the LF view, this pair's LF sits at `pair - removed`.
+        if pair - removed >= lf_offset {
+            break;
+        }
+        removed += 1;
+    }
+    lf_offset + removed
+}
+
+/// The line end (`"\r\n"` or `"\n"`) of the first line of `text` that ends at or after byte
+/// `start`; `"\n"` when no line ends there.
+pub(super) fn line_end_at(text: &str, start: usize) -> &'static str {
+    match text[start..].find('\n') {
+        Some(offset) if text[..start + offset].ends_with('\r') => "\r\n",
+        _ => "\n",
+    }
+}
+
+/// `block` (LF line ends) with `line_end` ending each line instead.
+fn with_line_end<'block>(block: &'block str, line_end: &str) -> Cow<'block, str> {
+    if line_end == "\n" {
+        Cow::Borrowed(block)
+    } else {
+        Cow::Owned(block.replace('\n', line_end))
     }
 }
 

@@ -824,15 +824,44 @@ fn b10_clean_gives_a_hand_written_file_back_byte_for_byte() {
         "# Mine\n\nno final new line",
         "# Mine\n\nends in a new line\n",
         "# Mine\n\nends in a blank line\n\n",
+        "# Mine\r\n\r\nCRLF, no final new line",
+        "# Mine\r\n\r\nCRLF, ends in a new line\r\n",
+        "# Mine\r\nends in a lone CR\r",
+        "# Mine\nmixed\r\nline ends\n",
     ] {
-        let project = project(r#"["claude"]"#, "");
+        let project = project(r#"["claude"]"#, "[rules]\nmode = \"inline\"\n");
         project.write("CLAUDE.md", hand_written);
         project.write(".ai-rulez/rules/a.md", "# A\n\nDo a.\n");
         project.run(&["generate"]).expect_code(0);
         assert_ne!(project.read("CLAUDE.md"), hand_written);
         project.write(".ai-rulez/rules/a.md", "# A\n\nDo b.\n");
         project.run(&["generate"]).expect_code(0);
+        assert!(project.read("CLAUDE.md").contains("Do b."));
         project.run(&["clean"]).expect_code(0);
         assert_eq!(project.read("CLAUDE.md"), hand_written);
     }
+}
+
+/// A CRLF file (a Windows checkout with `core.autocrlf`) keeps its line ends: the text around
+/// the managed section is never rewritten, and the section itself is written with CRLF too, so
+/// the file has no bare LF and a second `generate` has nothing to do.
+#[test]
+fn b10_a_crlf_file_keeps_its_line_ends_when_the_section_is_added_and_updated() {
+    let hand_written = "# Mine\r\n\r\nKeep this.\r\n";
+    let project = project(r#"["claude"]"#, "[rules]\nmode = \"inline\"\n");
+    project.write("CLAUDE.md", hand_written);
+    project.write(".ai-rulez/rules/a.md", "# A\n\nDo a.\n");
+    project.run(&["generate"]).expect_code(0);
+    project.write(".ai-rulez/rules/a.md", "# A\n\nDo b.\n");
+    project.run(&["generate"]).expect_code(0);
+    let written = project.read("CLAUDE.md");
+    assert!(written.starts_with(hand_written), "{written:?}");
+    assert!(written.contains("Do b.\r\n"), "{written:?}");
+    let bare_line_feeds = written
+        .match_indices('\n')
+        .filter(|(index, _)| !written[..*index].ends_with('\r'))
+        .count();
+    assert_eq!(bare_line_feeds, 0, "{written:?}");
+    let check = project.run(&["generate", "--check"]);
+    check.expect_code(0);
 }
