@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::error::Result;
-use crate::project::{self, Project};
+use crate::project;
 use crate::retrieval::Catalog;
 
 /// A file this server created, with its exact bytes: the change it expects the watcher to
@@ -199,6 +199,21 @@ impl Projects {
                 .ok()
         };
         let parses = self.parses.entry(root.to_path_buf()).or_default();
+        let folders = WatchedFolders::of(root)?;
+        let barrier_folder = self.barriers.as_ref().map(tempfile::TempDir::path);
+        // The watcher runs before the tree is read, so an edit made while the project loads
+        // (or at any time after) marks the entry stale instead of being missed. Its setup walks
+        // the config folder, which takes a while on a large project; meanwhile this thread
+        // decodes the snapshot of parsed items, which looks at no project file (the load checks
+        // every item's stamp afterwards).
+        let watcher = std::thread::scope(|scope| {
+            let watching = scope.spawn(|| watch(&folders, &changes, &barrier, barrier_folder));
+            parses.start_from_snapshot_of(root, &folders.config_dir_relative);
+            watching.join().unwrap_or_else(|_| {
+                mark_everything(&changes);
+                None
+            })
+        });
         // A file that does not load (invalid UTF-8, broken YAML) must not take the whole project
         // down: the other items are served and the reply names the broken file.
         let (loaded, errors) = project::load_lenient_cached(
@@ -221,23 +236,10 @@ impl Projects {
         for problem in &problems {
             eprintln!("ai-rulez mcp: left out: {problem}");
         }
-        let loaded = Arc::new(loaded);
-        // The watcher is set up while the catalog is built (both take a while on a large
-        // project, and the catalog reads no file), and is running before the catalog is
-        // served, so an edit made meanwhile marks the fresh entry stale instead of being missed.
-        let barrier_folder = self.barriers.as_ref().map(tempfile::TempDir::path);
-        let (watcher, catalog) = std::thread::scope(|scope| {
-            let watching = scope.spawn(|| watch(&loaded, &changes, &barrier, barrier_folder));
-            let mut catalog = Catalog::new(loaded.clone(), problems.clone());
-            if let Some(prefetching) = prefetching {
-                catalog.offer_stored_index(prefetching.join().ok().flatten());
-            }
-            let watcher = watching.join().unwrap_or_else(|_| {
-                mark_everything(&changes);
-                None
-            });
-            (watcher, catalog)
-        });
+        let mut catalog = Catalog::new(Arc::new(loaded), problems.clone());
+        if let Some(prefetching) = prefetching {
+            catalog.offer_stored_index(prefetching.join().ok().flatten());
+        }
         let catalog = Arc::new(catalog);
         if let Some(pending) = self
             .parses
@@ -370,12 +372,50 @@ fn settle(barriers: Option<&tempfile::TempDir>, number: u64, cached: &Cached) {
     fs_err::remove_file(&file).ok();
 }
 
+/// The folders a project's watcher looks at, known from where its config is before any item
+/// is loaded.
+struct WatchedFolders {
+    /// The folder watched recursively: the config folder, or the root for a root
+    /// `ai-rulez.toml`.
+    target: PathBuf,
+    /// The machine-local folder, whose bookkeeping files change no item.
+    local: PathBuf,
+    /// The team-memory folders, read on every call and not part of the catalog.
+    memory: [PathBuf; 3],
+    /// The config folder relative to the root (empty for a root `ai-rulez.toml`).
+    config_dir_relative: String,
+}
+
+impl WatchedFolders {
+    /// The folders of the project at `root` (a discovered project root).
+    ///
+    /// Errors: as [`project::discover`] (no project, a symlinked config).
+    fn of(root: &Path) -> Result<Self> {
+        let (_, config_relative, _) = project::discover(root)?;
+        let config_dir_relative = config_relative
+            .rsplit_once('/')
+            .map(|(folder, _)| folder.to_owned())
+            .unwrap_or_default();
+        let config_dir = root.join(&config_dir_relative);
+        Ok(Self {
+            target: if config_dir_relative.is_empty() {
+                root.to_path_buf()
+            } else {
+                config_dir.clone()
+            },
+            local: config_dir.join("local"),
+            memory: crate::memory::folders_of(&config_dir_relative).map(|folder| root.join(folder)),
+            config_dir_relative,
+        })
+    }
+}
+
 /// Watches the project's config folder and records the paths of changed entries in `changes`
 /// (an event without paths, or one asking for a rescan, means anything may have changed). The
 /// same watcher observes the barrier folder and reports barrier numbers instead. Without a
 /// watcher (for example when inotify is unavailable) the project is reloaded on every call.
 fn watch(
-    project: &Project,
+    folders: &WatchedFolders,
     changes: &Arc<Mutex<Changes>>,
     barrier: &Arc<Barrier>,
     barriers: Option<&Path>,
@@ -384,16 +424,8 @@ fn watch(
     let recorded = changes.clone();
     let seen = barrier.clone();
     let barrier_folder = barriers.map(Path::to_path_buf);
-    let local_folder = project.config_dir.join("local");
-    let memory_folders = [
-        project
-            .root
-            .join(crate::memory::memories::Store::of(project).base()),
-        project
-            .root
-            .join(crate::memory::learning_file::folder(project)),
-        project.root.join(crate::memory::refresh::folder(project)),
-    ];
+    let local_folder = folders.local.clone();
+    let memory_folders = folders.memory.clone();
     let on_event = move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else {
             mark_everything(&recorded);
@@ -432,6 +464,14 @@ fn watch(
         {
             return;
         }
+        // The server's first cache write makes the machine-local folder itself; an empty new
+        // folder holds no item (files later made in it are reported one by one).
+        if matches!(event.kind, notify::EventKind::Create(_))
+            && event.paths.iter().all(|path| *path == local_folder)
+            && !event.paths.is_empty()
+        {
+            return;
+        }
         // Team memory (memories, learnings, refresh requests) is read from disk on every call
         // and is not part of the catalog, so saving it must not force a reload either.
         if !event.paths.is_empty()
@@ -462,13 +502,8 @@ fn watch(
         mark_everything(changes);
         return None;
     };
-    let target = if project.config_dir_relative.is_empty() {
-        project.root.clone()
-    } else {
-        project.config_dir.clone()
-    };
     if watcher
-        .watch(&target, notify::RecursiveMode::Recursive)
+        .watch(&folders.target, notify::RecursiveMode::Recursive)
         .is_err()
         || barriers.is_some_and(|folder| {
             watcher

@@ -58,10 +58,56 @@ pub fn declared_tools() -> Vec<ToolSpec> {
 struct State {
     session: Session,
     projects: cache::Projects,
-    /// Per project root: the index of the instruction files the repository already has, for
-    /// the `context` toolset, which needs neither the project's items nor their catalog.
-    instruction_files:
-        std::collections::HashMap<PathBuf, Arc<crate::instruction_files::CachedIndex>>,
+}
+
+/// Per project root: the index of the instruction files the repository already has, for the
+/// `context` toolset, which needs neither the project's items nor their catalog.
+type InstructionIndexes =
+    std::collections::HashMap<PathBuf, Arc<crate::instruction_files::CachedIndex>>;
+
+/// Loads the project at `root` into the server's cache and builds, for the `toolsets` served,
+/// the parts a first call needs: the relevance index (`read`), the skill shelf with its
+/// screening (`skills`) and the instruction-file index (`context`). A call that arrives
+/// meanwhile waits on the state lock for the load, or on the part it needs, and never does the
+/// work twice. A load that fails is left for the first call, which reports it.
+fn preload(
+    state: &Mutex<State>,
+    indexes: &Mutex<InstructionIndexes>,
+    root: &Path,
+    toolsets: &BTreeSet<Toolset>,
+) {
+    // The state lock is held for the load only: the lazy parts build without it.
+    let catalog = match state.lock() {
+        Ok(mut state) => state.projects.catalog(root).ok(),
+        Err(_) => None,
+    };
+    // The parts below may not be needed soon; a call that arrives meanwhile runs first.
+    crate::local_state::lower_this_threads_priority();
+    if let Some(catalog) = catalog {
+        if toolsets.contains(&Toolset::Read) {
+            catalog.relevance();
+        }
+        if toolsets.contains(&Toolset::Skills) {
+            let _ = catalog.skill_shelf();
+        }
+    }
+    if !toolsets.contains(&Toolset::Context) {
+        return;
+    }
+    let Ok((_, config_relative, _)) = project::discover(root) else {
+        return;
+    };
+    let config_dir = config_relative
+        .rsplit_once('/')
+        .map_or("", |(folder, _)| folder);
+    let Ok(dir) = crate::confined_fs::ProjectDir::open(root) else {
+        return;
+    };
+    let cached = match indexes.lock() {
+        Ok(mut indexes) => Arc::clone(indexes.entry(root.to_path_buf()).or_default()),
+        Err(_) => return,
+    };
+    cached.get(&dir, config_dir);
 }
 
 /// What a writing tool changed in the project (see [`Server::write_catalog`]).
@@ -94,7 +140,11 @@ pub(crate) struct Server {
     /// The `tools/list` entry of each spec, in the same order.
     listing: Vec<Tool>,
     served: Mutex<Served>,
-    state: Mutex<State>,
+    /// Shared with the thread that loads the start directory's project at start-up
+    /// ([`Server::start_preload`]).
+    state: Arc<Mutex<State>>,
+    /// Kept apart from `state`, so a `find_context` call never waits for a project load.
+    instruction_files: Arc<Mutex<InstructionIndexes>>,
 }
 
 impl Server {
@@ -127,12 +177,32 @@ impl Server {
                 toolsets: options.toolsets.iter().copied().collect(),
                 changes: 0,
             }),
-            state: Mutex::new(State {
+            state: Arc::new(Mutex::new(State {
                 session: Session::default(),
                 projects: cache::Projects::new(),
-                instruction_files: std::collections::HashMap::new(),
-            }),
+            })),
+            instruction_files: Arc::new(Mutex::new(InstructionIndexes::new())),
         })
+    }
+
+    /// Starts loading the project of the start directory on another thread, so that the
+    /// client's handshake and the time before its first call overlap the load; see
+    /// [`preload`]. Nothing happens when the start directory is in no project this server may
+    /// serve.
+    pub(crate) fn start_preload(&self) {
+        let Ok(root) = self.project_root(&self.start) else {
+            return;
+        };
+        let toolsets = match self.served() {
+            Ok(served) => served.toolsets.clone(),
+            Err(_) => return,
+        };
+        let state = Arc::clone(&self.state);
+        let indexes = Arc::clone(&self.instruction_files);
+        std::thread::Builder::new()
+            .name("preload".to_owned())
+            .spawn(move || preload(&state, &indexes, &root, &toolsets))
+            .ok();
     }
 
     /// Resolves where a call looks for its project: `working_directory` (relative to the start
@@ -218,8 +288,10 @@ impl Server {
             .map_or("", |(folder, _)| folder);
         let dir = crate::confined_fs::ProjectDir::open(&root)?;
         let cached = {
-            let mut state = self.lock_state()?;
-            Arc::clone(state.instruction_files.entry(root.clone()).or_default())
+            let mut indexes = self.instruction_files.lock().map_err(|_| {
+                ToolError("server state is poisoned; restart the server".to_owned())
+            })?;
+            Arc::clone(indexes.entry(root.clone()).or_default())
         };
         // The state lock is not held while the tree is walked: other tools go on meanwhile.
         let index = cached.get(&dir, config_dir);
@@ -622,6 +694,7 @@ impl ServerHandler for Server {
 /// Errors: the runtime cannot start, a directory does not exist, or stdio fails.
 pub(crate) fn serve(start: &Path, options: &Options) -> Result<()> {
     let server = Server::new(start, options)?;
+    server.start_preload();
     // Two workers: a tool call blocks the one it runs on (see `call_tool`), and the other keeps
     // reading and answering the client.
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -83,7 +83,7 @@ pub(crate) struct Learning {
 /// The project-relative folder of learning files (`.ai-rulez/learnings`).
 #[must_use]
 pub(crate) fn folder(project: &Project) -> String {
-    format!("{}/learnings", base_folder(project))
+    format!("{}/{}", base_folder(project), super::LEARNINGS_FOLDER)
 }
 
 /// Parses the learning file at `path` (its stem is the id).

@@ -106,14 +106,13 @@ impl<'project> Store<'project> {
     /// for a project configured by a root `ai-rulez.toml`.
     #[must_use]
     pub(crate) fn of(project: &'project Project) -> Self {
-        let config = if project.config_dir_relative.is_empty() {
-            ".ai-rulez"
-        } else {
-            project.config_dir_relative.as_str()
-        };
         Self {
             dir: &project.dir,
-            base: format!("{config}/memories"),
+            base: format!(
+                "{}/{}",
+                super::base_folder_of(&project.config_dir_relative),
+                super::MEMORIES_FOLDER
+            ),
         }
     }
 

@@ -23,11 +23,29 @@ use crate::project::Project;
 /// `.ai-rulez` for a project configured by a root `ai-rulez.toml`.
 #[must_use]
 pub(crate) fn base_folder(project: &Project) -> &str {
-    if project.config_dir_relative.is_empty() {
+    base_folder_of(&project.config_dir_relative)
+}
+
+/// [`base_folder`] of a project whose config folder is `config_dir_relative` (empty for a root
+/// `ai-rulez.toml`), for code that runs before the project is loaded.
+pub(crate) fn base_folder_of(config_dir_relative: &str) -> &str {
+    if config_dir_relative.is_empty() {
         ".ai-rulez"
     } else {
-        &project.config_dir_relative
+        config_dir_relative
     }
+}
+
+/// Folder names, inside [`base_folder`], of the three kinds of team memory.
+pub(crate) const MEMORIES_FOLDER: &str = "memories";
+pub(crate) const LEARNINGS_FOLDER: &str = "learnings";
+pub(crate) const REFRESH_FOLDER: &str = "refresh-requests";
+
+/// The project-relative folders of team memory (memories, learnings, refresh requests) of a
+/// project whose config folder is `config_dir_relative`, in that order.
+pub(crate) fn folders_of(config_dir_relative: &str) -> [String; 3] {
+    let base = base_folder_of(config_dir_relative);
+    [MEMORIES_FOLDER, LEARNINGS_FOLDER, REFRESH_FOLDER].map(|folder| format!("{base}/{folder}"))
 }
 
 /// Checks that `id` can name a file of team memory: lowercase ASCII letters, digits and inner

@@ -90,7 +90,7 @@ pub(crate) struct RefreshRequest {
 /// The project-relative folder of request files (`.ai-rulez/refresh-requests`).
 #[must_use]
 pub(crate) fn folder(project: &Project) -> String {
-    format!("{}/refresh-requests", base_folder(project))
+    format!("{}/{}", base_folder(project), super::REFRESH_FOLDER)
 }
 
 /// Parses the request file at `path`.

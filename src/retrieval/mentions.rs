@@ -50,6 +50,11 @@ fn path_character(character: char) -> bool {
 fn named_path(word: &str) -> Option<NamedPath> {
     let word = word.trim_matches(|character: char| ".,;:-".contains(character));
     let word = word.strip_prefix("./").unwrap_or(word);
+    // Nearly every word of prose has neither, and a path needs one: this test keeps the first
+    // `get_rules` from splitting (and allocating for) every word of every eligible body.
+    if !word.contains(['/', '.']) {
+        return None;
+    }
     if word.is_empty() || word.starts_with('/') || word.contains("//") {
         return None;
     }

@@ -338,3 +338,46 @@ fn a_second_server_ranks_with_the_stored_relevance_index_and_sees_an_edit() {
         Some(serde_json::json!("Rule 151, now about caching."))
     );
 }
+
+/// The server loads the project of its start directory as soon as it starts, before any call:
+/// a project of 600 rules (enough for a snapshot of parsed items) gets its snapshot while the
+/// client has sent only the handshake.
+#[test]
+fn a_server_loads_its_project_before_the_first_call() {
+    const SNAPSHOT: &str = ".ai-rulez/local/parsed-items";
+    let project = many_rules(600);
+    let server = crate::mcp::Server::start_with(project.path(), &["--toolsets", "read"], &[]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !project.exists(SNAPSHOT) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let (status, _, stderr) = server.finish();
+    assert!(status.success(), "{stderr}");
+    assert!(project.exists(SNAPSHOT), "no load before the first call");
+}
+
+/// A rule written right after the server started, while it loads the project, is in the first
+/// call's reply: the file watcher runs before the tree is read, so the edit marks the load
+/// stale instead of being missed.
+#[test]
+fn a_rule_written_while_the_server_loads_at_start_is_in_the_first_reply() {
+    let project = many_rules(2000);
+    let mut server = crate::mcp::Server::start_with(project.path(), &["--toolsets", "read"], &[]);
+    project.write(
+        ".ai-rulez/rules/fresh.md",
+        "---\nglobs: [\"src/fresh/**\"]\npriority: high\n---\nWritten during the load.\n",
+    );
+    let reply = server.ok(
+        "get_rules",
+        serde_json::json!({"paths": ["src/fresh/lib.rs"], "task": "written during the load"}),
+    );
+    let (status, _, stderr) = server.finish();
+    assert!(status.success(), "{stderr}");
+    let body = reply["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .find(|rule| rule["id"] == "fresh")
+        .map(|rule| rule["body"].clone());
+    assert_eq!(body, Some(serde_json::json!("Written during the load.")));
+}

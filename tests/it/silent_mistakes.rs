@@ -279,7 +279,11 @@ removed: AGENTS.md (the ai-rulez section only; the rest of the file stays)
 removed: CLAUDE.md
 "
     );
-    assert_eq!(project.read("AGENTS.md"), "# Our notes\n\nKeep them.\n");
+    // The hand-written text comes back as checked out, CRLF line ends included.
+    assert_eq!(
+        project.read("AGENTS.md"),
+        "# Our notes\r\n\r\nKeep them.\r\n"
+    );
     assert!(!project.exists("CLAUDE.md"));
 }
 

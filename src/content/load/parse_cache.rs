@@ -80,6 +80,25 @@ impl ParseCache {
         self.pending_snapshot.take()
     }
 
+    /// Fills an empty cache from the snapshot of the project at `root` (absolute) whose config
+    /// folder is `config_dir_relative`, before that project is loaded (the MCP server decodes
+    /// it while its file watcher starts); the load then does not look for it again. Nothing
+    /// happens for a root `ai-rulez.toml` (it has no snapshot), for a cache already filled, or
+    /// when the root cannot be opened (the load reports that).
+    pub(crate) fn start_from_snapshot_of(
+        &mut self,
+        root: &std::path::Path,
+        config_dir_relative: &str,
+    ) {
+        if config_dir_relative.is_empty() || self.snapshot_read {
+            return;
+        }
+        let Ok(dir) = ProjectDir::open(root) else {
+            return;
+        };
+        self.start_from_snapshot(&dir, &snapshot::path_in(config_dir_relative));
+    }
+
     /// Fills an empty cache from the snapshot at `path`, once per cache.
     pub(super) fn start_from_snapshot(&mut self, dir: &ProjectDir, path: &str) {
         if std::mem::replace(&mut self.snapshot_read, true)
