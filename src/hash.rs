@@ -65,6 +65,29 @@ pub(crate) fn lf_line_ends(bytes: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(out)
 }
 
+/// `text` without a carriage return directly before any line feed (a run of them included):
+/// the form of generated text that [`lf_line_ends`] leaves as it is. A source can hold such
+/// returns (`\r\r\n` in a rule, whose CRLF the loader turns into LF, or a config value ending
+/// in `\r`); written as they are, the file would be compared through its LF view, differ from
+/// what was planned, and look edited after every run. Borrowed when there is nothing to remove.
+#[must_use]
+pub(crate) fn without_line_end_returns(text: &str) -> Cow<'_, str> {
+    if !text.contains("\r\n") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        match line.strip_suffix('\n') {
+            Some(content) => {
+                out.push_str(content.trim_end_matches('\r'));
+                out.push('\n');
+            }
+            None => out.push_str(line),
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// The bytes of the project file at `path` as they are compared and digested: with LF line ends
 /// for a text file ([`is_text_path`]), byte-exact otherwise. Everything that decides whether a
 /// generated file is unchanged, edited or ours (the writer, `clean`, the manifest, the lock)
@@ -204,6 +227,23 @@ fn find_header_end(bytes: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn generated_text_loses_every_return_before_a_line_feed_and_stays_as_lf_line_ends_see_it() {
+        for (text, expected) in [
+            ("x\r\r\ny\n", "x\ny\n"),
+            ("# demo\r\n\nbody\r", "# demo\n\nbody\r"),
+            ("a\rb\n", "a\rb\n"),
+        ] {
+            let stable = without_line_end_returns(text);
+            assert_eq!(stable, expected);
+            assert!(matches!(lf_line_ends(stable.as_bytes()), Cow::Borrowed(_)));
+        }
+        assert!(matches!(
+            without_line_end_returns("a\nb\r"),
+            Cow::Borrowed(_)
+        ));
+    }
 
     #[test]
     fn only_crlf_pairs_of_text_files_are_normalised() {

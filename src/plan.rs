@@ -60,6 +60,11 @@ impl Markdown {
         // hash: it is written with a placeholder, the text after it, and then the hash over
         // that text, so the file is built in one buffer (a large project builds 200,000).
         const HASH_LENGTH: usize = 64;
+        // Every comparison with the disk reads the file with CRLF turned into LF, so the file
+        // must hold no CR before an LF, or it would never look unchanged.
+        let frontmatter = frontmatter.map(crate::hash::without_line_end_returns);
+        let frontmatter = frontmatter.as_deref();
+        let body = crate::hash::without_line_end_returns(body);
         let text_length = frontmatter.map_or(0, |yaml| yaml.len() + 4) + body.len();
         let mut bytes = Vec::with_capacity(text_length + source.len() + 160);
         match frontmatter {

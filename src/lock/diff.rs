@@ -127,14 +127,18 @@ fn pinned_content(plan: &Plan, change: &Change) -> Option<Vec<u8>> {
 }
 
 /// The current content of an output change as the lock compares it: the file, or the body of
-/// its managed section; `None` when absent.
+/// its managed section, with CRLF turned into LF for text files; `None` when absent.
 fn current_content(snapshot: &Snapshot, change: &Change) -> Result<Option<Vec<u8>>> {
     let Some((_, bytes)) = snapshot.read(&change.path)? else {
         return Ok(None);
     };
     if change.id.ends_with("(ai-rulez section)") {
-        let text = String::from_utf8_lossy(&bytes);
+        // The section is found, and compared, with LF line ends, as the lock pins it.
+        let text = String::from_utf8_lossy(&crate::hash::lf_line_ends(&bytes)).into_owned();
         return Ok(crate::write::section_body(&text).map(|body| body.as_bytes().to_vec()));
     }
-    Ok(Some(bytes))
+    // A CRLF checkout differs from the pinned bytes only where it was edited.
+    Ok(Some(
+        crate::hash::comparable(&change.path, &bytes).into_owned(),
+    ))
 }

@@ -66,16 +66,14 @@ type InstructionIndexes =
     std::collections::HashMap<PathBuf, Arc<crate::instruction_files::CachedIndex>>;
 
 /// Loads the project at `root` into the server's cache and builds, for the `toolsets` served,
-/// the parts a first call needs: the relevance index (`read`), the skill shelf with its
-/// screening (`skills`) and the instruction-file index (`context`). A call that arrives
-/// meanwhile waits on the state lock for the load, or on the part it needs, and never does the
-/// work twice. A load that fails is left for the first call, which reports it.
-fn preload(
-    state: &Mutex<State>,
-    indexes: &Mutex<InstructionIndexes>,
-    root: &Path,
-    toolsets: &BTreeSet<Toolset>,
-) {
+/// the parts a first call needs: the relevance index (`read`) and the skill shelf with its
+/// screening (`skills`). A call that arrives meanwhile waits on the state lock for the load,
+/// or on the part it needs, and never does the work twice. A load that fails is left for the
+/// first call, which reports it. The catalog stays fresh because the project's file watcher
+/// runs before the tree is read. The instruction-file index of the `context` toolset is not
+/// built here: it is reused for ten seconds without a watcher, so one built at start-up could
+/// miss a file added before the first call.
+fn preload(state: &Mutex<State>, root: &Path, toolsets: &BTreeSet<Toolset>) {
     // The state lock is held for the load only: the lazy parts build without it.
     let catalog = match state.lock() {
         Ok(mut state) => state.projects.catalog(root).ok(),
@@ -83,31 +81,15 @@ fn preload(
     };
     // The parts below may not be needed soon; a call that arrives meanwhile runs first.
     crate::local_state::lower_this_threads_priority();
-    if let Some(catalog) = catalog {
-        if toolsets.contains(&Toolset::Read) {
-            catalog.relevance();
-        }
-        if toolsets.contains(&Toolset::Skills) {
-            let _ = catalog.skill_shelf();
-        }
+    let Some(catalog) = catalog else {
+        return;
+    };
+    if toolsets.contains(&Toolset::Read) {
+        catalog.relevance();
     }
-    if !toolsets.contains(&Toolset::Context) {
-        return;
+    if toolsets.contains(&Toolset::Skills) {
+        let _ = catalog.skill_shelf();
     }
-    let Ok((_, config_relative, _)) = project::discover(root) else {
-        return;
-    };
-    let config_dir = config_relative
-        .rsplit_once('/')
-        .map_or("", |(folder, _)| folder);
-    let Ok(dir) = crate::confined_fs::ProjectDir::open(root) else {
-        return;
-    };
-    let cached = match indexes.lock() {
-        Ok(mut indexes) => Arc::clone(indexes.entry(root.to_path_buf()).or_default()),
-        Err(_) => return,
-    };
-    cached.get(&dir, config_dir);
 }
 
 /// What a writing tool changed in the project (see [`Server::write_catalog`]).
@@ -144,7 +126,7 @@ pub(crate) struct Server {
     /// ([`Server::start_preload`]).
     state: Arc<Mutex<State>>,
     /// Kept apart from `state`, so a `find_context` call never waits for a project load.
-    instruction_files: Arc<Mutex<InstructionIndexes>>,
+    instruction_files: Mutex<InstructionIndexes>,
 }
 
 impl Server {
@@ -181,7 +163,7 @@ impl Server {
                 session: Session::default(),
                 projects: cache::Projects::new(),
             })),
-            instruction_files: Arc::new(Mutex::new(InstructionIndexes::new())),
+            instruction_files: Mutex::new(InstructionIndexes::new()),
         })
     }
 
@@ -198,10 +180,9 @@ impl Server {
             Err(_) => return,
         };
         let state = Arc::clone(&self.state);
-        let indexes = Arc::clone(&self.instruction_files);
         std::thread::Builder::new()
             .name("preload".to_owned())
-            .spawn(move || preload(&state, &indexes, &root, &toolsets))
+            .spawn(move || preload(&state, &root, &toolsets))
             .ok();
     }
 

@@ -452,8 +452,9 @@ impl<'a> State<'a> {
         self.manifest.files.insert(path.to_owned(), Some(digest));
         self.ignore_entries.push(format!("/{path}"));
         let mode_differs = disk.is_some() && disk_mode != Some(mode);
-        // Compared with LF line ends: a CRLF checkout of an unchanged output is unchanged.
-        let same = disk.is_some_and(|disk| *comparable(path, disk) == *bytes);
+        // Compared with LF line ends on both sides: a CRLF checkout of an unchanged output is
+        // unchanged, and so is a verbatim copy of a CRLF source (a skill resource).
+        let same = disk.is_some_and(|disk| *comparable(path, disk) == *comparable(path, bytes));
         let status = match disk {
             None => Status::Create,
             Some(_) if same && !mode_differs => Status::Unchanged,

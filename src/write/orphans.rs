@@ -11,7 +11,7 @@ use crate::plan::Plan;
 
 use super::disk::{current_mode, read_output};
 use super::entries::{mcp_error, shape_for_path};
-use super::section::{find_section, line_end_at, original_offset};
+use super::section::{find_section, original_offset};
 use super::{Operation, State, Status};
 
 impl State<'_> {
@@ -70,11 +70,11 @@ impl State<'_> {
                 Ok(Some(section)) if section.unedited => {
                     let start = original_offset(original.as_bytes(), section.start);
                     let end = original_offset(original.as_bytes(), section.end);
-                    // Generate added the section's own line end before it (and one more when
-                    // the text had no final new line); those are what come off.
-                    let line_end = line_end_at(original, start);
+                    // Generate added a line end before the section (and one more when the text
+                    // had no final new line): CRLF in a CRLF file or after a lone CR, else LF.
+                    // A CRLF found there now is one (git may have converted the LF since).
                     let drop_line_end = |text: &str| -> usize {
-                        text.strip_suffix(line_end)
+                        text.strip_suffix("\r\n")
                             .or_else(|| text.strip_suffix('\n'))
                             .map_or(text.len(), str::len)
                     };

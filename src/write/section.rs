@@ -61,12 +61,19 @@ impl State<'_> {
             Ok(None) => {
                 // A file that ends its lines with CRLF gets the section with CRLF too.
                 let line_end = line_end_at(original, 0);
+                // After a lone CR the added line ends are CRLF whatever the style: an LF
+                // there would join that CR into a pair, and `clean` could not tell it apart.
+                let separator = if original.ends_with('\r') {
+                    "\r\n"
+                } else {
+                    line_end
+                };
                 let mut new_text = original.to_owned();
                 if unterminated {
-                    new_text.push_str(line_end);
+                    new_text.push_str(separator);
                 }
                 if !new_text.is_empty() {
-                    new_text.push_str(line_end);
+                    new_text.push_str(separator);
                 }
                 new_text.push_str(&with_line_end(&block, line_end));
                 (Status::Create, new_text)
@@ -132,7 +139,7 @@ pub(super) fn original_offset(original: &[u8], lf_offset: usize) -> usize {
 
 /// The line end (`"\r\n"` or `"\n"`) of the first line of `text` that ends at or after byte
 /// `start`; `"\n"` when no line ends there.
-pub(super) fn line_end_at(text: &str, start: usize) -> &'static str {
+fn line_end_at(text: &str, start: usize) -> &'static str {
     match text[start..].find('\n') {
         Some(offset) if text[..start + offset].ends_with('\r') => "\r\n",
         _ => "\n",

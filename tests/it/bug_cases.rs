@@ -865,3 +865,85 @@ fn b10_a_crlf_file_keeps_its_line_ends_when_the_section_is_added_and_updated() {
     let check = project.run(&["generate", "--check"]);
     check.expect_code(0);
 }
+
+/// The text before a section written with LF was later turned into CRLF (by hand or by git):
+/// `clean` still takes off exactly the line ends generate added and gives the text back as it
+/// is now, with no stray CR.
+#[test]
+fn b10_clean_after_the_text_around_an_lf_section_became_crlf() {
+    for (hand_written, converted) in [
+        ("# Mine\nx\n", "# Mine\r\nx\r\n"),
+        ("# Mine\nx", "# Mine\r\nx"),
+    ] {
+        let project = project(r#"["claude"]"#, "[rules]\nmode = \"inline\"\n");
+        project.write("CLAUDE.md", hand_written);
+        project.write(".ai-rulez/rules/a.md", "# A\n\nDo a.\n");
+        project.run(&["generate"]).expect_code(0);
+        let written = project.read("CLAUDE.md");
+        let begin = written.find("<!-- BEGIN").expect("section");
+        let text = written[..begin].replace('\n', "\r\n");
+        project.write("CLAUDE.md", format!("{text}{}", &written[begin..]));
+        project.run(&["generate", "--check"]).expect_code(0);
+        project.run(&["clean"]).expect_code(0);
+        assert_eq!(project.read("CLAUDE.md"), converted);
+    }
+}
+
+/// A source that keeps a CR before a line end (`\r\r\n` in a rule, whose CRLF the loader turns
+/// into LF, or a config value ending in `\r`) renders without it: the section, and a file
+/// ai-rulez writes whole, stay unchanged on the next run instead of looking edited forever.
+#[test]
+fn b63_a_return_kept_in_a_source_never_makes_an_output_look_edited() {
+    for hand_written in [Some("# Mine\n"), None] {
+        let project = project(r#"["claude"]"#, "[rules]\nmode = \"inline\"\n");
+        project.write(
+            ".ai-rulez/config.toml",
+            "version = \"5.0\"\nname = \"demo\\r\"\npresets = [\"claude\"]\n[rules]\nmode = \"inline\"\n",
+        );
+        if let Some(text) = hand_written {
+            project.write("CLAUDE.md", text);
+        }
+        project.write(".ai-rulez/rules/style.md", "x\r\r\ny\n");
+        project.run(&["generate"]).expect_code(0);
+        assert!(
+            !project.read("CLAUDE.md").contains("\r\n"),
+            "{:?}",
+            project.read("CLAUDE.md")
+        );
+        let again = project.run(&["generate"]);
+        again.expect_code(0);
+        assert!(
+            again.stderr().starts_with("0 written"),
+            "{}",
+            again.stderr()
+        );
+        project.run(&["generate", "--check"]).expect_code(0);
+        project.run(&["lock"]).expect_code(0);
+        project.run(&["lock", "--check"]).expect_code(0);
+    }
+}
+
+/// A skill resource with CRLF line ends (written on Windows) is copied byte for byte and then
+/// stays unchanged: the copy on disk is compared with its source with LF line ends on both
+/// sides, not with the CRLF bytes as planned.
+#[test]
+fn b63_a_crlf_skill_resource_is_not_stale_after_it_was_copied() {
+    let project = project(r#"["claude"]"#, "");
+    project.write(
+        ".ai-rulez/skills/s1/SKILL.md",
+        "---\nname: s1\ndescription: does s1\n---\nBody\r\n",
+    );
+    project.write(
+        ".ai-rulez/skills/s1/references/notes.md",
+        "note\r\nline\r\n",
+    );
+    project.run(&["generate"]).expect_code(0);
+    assert_eq!(
+        bytes(&project, ".claude/skills/s1/references/notes.md"),
+        b"note\r\nline\r\n"
+    );
+    let again = project.run(&["generate"]);
+    again.expect_code(0);
+    assert_eq!(again.stderr(), "0 written, 4 unchanged, 0 removed\n");
+    project.run(&["generate", "--check"]).expect_code(0);
+}

@@ -1190,3 +1190,29 @@ fn a_hidden_domain_is_not_pinned() {
         "the lock matches the sources and generated files\n"
     );
 }
+
+/// `lock --diff` of a CRLF file (a Windows checkout) shows only the edited line: the section
+/// is compared with LF line ends, as the lock pins it.
+#[test]
+fn diff_of_a_crlf_section_shows_only_the_edited_line() {
+    let project = project("[\"claude\"]");
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n[rules]\nmode = \"inline\"\n",
+    );
+    project.write("CLAUDE.md", "# Mine\r\n");
+    project.write(".ai-rulez/rules/style.md", "Always test.\n");
+    lock(&project);
+    let written = project.read("CLAUDE.md");
+    assert!(written.contains("Always test.\r\n"), "{written:?}");
+    project.write("CLAUDE.md", written.replace("Always test.", "Edited."));
+    let diff = project.run(&["lock", "--diff"]);
+    let printed = diff.stdout();
+    let shown: Vec<&str> = printed
+        .lines()
+        .filter(|line| {
+            line.starts_with(['-', '+']) && !line.starts_with("---") && !line.starts_with("+++")
+        })
+        .collect();
+    assert_eq!(shown, ["-Always test.", "+Edited."], "{printed}");
+}

@@ -347,7 +347,7 @@ fn a_server_loads_its_project_before_the_first_call() {
     const SNAPSHOT: &str = ".ai-rulez/local/parsed-items";
     let project = many_rules(600);
     let server = crate::mcp::Server::start_with(project.path(), &["--toolsets", "read"], &[]);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_mins(1);
     while !project.exists(SNAPSHOT) && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
