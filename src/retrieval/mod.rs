@@ -746,7 +746,7 @@ fn problems_text(problems: &[String]) -> String {
         return String::new();
     }
     let mut text = format!(
-        "\n{} problem(s) in the project's files; these files were left out and everything else was served. Fix them (read_config and validate_config help):\n",
+        "\n{} problem(s) in the project's files; these files were left out and everything else was served. Fix them; `ai-rulez validate` checks the whole project:\n",
         problems.len()
     );
     for problem in problems {

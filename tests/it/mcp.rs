@@ -1687,7 +1687,7 @@ fn b34_invalid_utf8_rule_is_named_while_the_valid_rules_are_served() {
     assert!(!text.contains("Caf"), "{text}");
     assert!(
         text.ends_with(&format!(
-            "\n1 problem(s) in the project's files; these files were left out and everything else was served. Fix them (read_config and validate_config help):\n- {problem}\n"
+            "\n1 problem(s) in the project's files; these files were left out and everything else was served. Fix them; `ai-rulez validate` checks the whole project:\n- {problem}\n"
         )),
         "{text}"
     );
