@@ -112,6 +112,16 @@ fn symlinked_project(directory: &Path, candidate: &str) -> Error {
     )
 }
 
+/// The project-relative config folder of a project whose config file is at the project-relative
+/// `config_relative` (`.ai-rulez/config.toml` gives `.ai-rulez`); empty for a root
+/// `ai-rulez.toml`.
+#[must_use]
+pub(crate) fn config_dir_of(config_relative: &str) -> &str {
+    config_relative
+        .rsplit_once('/')
+        .map_or("", |(folder, _)| folder)
+}
+
 /// Finds and loads the project around `start`.
 ///
 /// Errors: no project, an unreadable or invalid config, or any item error of the tree.
@@ -183,10 +193,7 @@ pub(crate) fn load_lenient_cached(
     let config_dir = config_path
         .parent()
         .map_or_else(|| root.clone(), Path::to_path_buf);
-    let config_dir_relative = config_relative
-        .rsplit_once('/')
-        .map(|(directory, _)| directory.to_owned())
-        .unwrap_or_default();
+    let config_dir_relative = config_dir_of(config_relative).to_owned();
     let content_folder = (!config_dir_relative.is_empty()).then_some(config_dir_relative.as_str());
     let (tree, errors) = content::load_tree_cached(
         &dir,

@@ -392,10 +392,7 @@ impl WatchedFolders {
     /// Errors: as [`project::discover`] (no project, a symlinked config).
     fn of(root: &Path) -> Result<Self> {
         let (_, config_relative, _) = project::discover(root)?;
-        let config_dir_relative = config_relative
-            .rsplit_once('/')
-            .map(|(folder, _)| folder.to_owned())
-            .unwrap_or_default();
+        let config_dir_relative = project::config_dir_of(config_relative).to_owned();
         let config_dir = root.join(&config_dir_relative);
         Ok(Self {
             target: if config_dir_relative.is_empty() {
@@ -453,22 +450,19 @@ fn watch(
         }
         // The machine-local bookkeeping files (usage counts, the ledger) and their temporary
         // files change no item, so writing them after a `get_rules` call must not force a reload.
+        // Nor does making the machine-local folder itself, which the server's first cache
+        // write does: an empty new folder holds no item (files later made in it are reported
+        // one by one).
+        let created = matches!(event.kind, notify::EventKind::Create(_));
         if !event.paths.is_empty()
             && event.paths.iter().all(|path| {
-                path.parent() == Some(local_folder.as_path())
-                    && path
-                        .file_name()
-                        .and_then(|name| name.to_str())
-                        .is_some_and(crate::learning::usage::is_bookkeeping_file)
+                (created && *path == local_folder)
+                    || path.parent() == Some(local_folder.as_path())
+                        && path
+                            .file_name()
+                            .and_then(|name| name.to_str())
+                            .is_some_and(crate::learning::usage::is_bookkeeping_file)
             })
-        {
-            return;
-        }
-        // The server's first cache write makes the machine-local folder itself; an empty new
-        // folder holds no item (files later made in it are reported one by one).
-        if matches!(event.kind, notify::EventKind::Create(_))
-            && event.paths.iter().all(|path| *path == local_folder)
-            && !event.paths.is_empty()
         {
             return;
         }

@@ -264,9 +264,7 @@ impl Server {
         let start = self.start_for(working_directory, path)?;
         let root = self.project_root(&start)?;
         let (_, config_relative, _) = project::discover(&root)?;
-        let config_dir = config_relative
-            .rsplit_once('/')
-            .map_or("", |(folder, _)| folder);
+        let config_dir = project::config_dir_of(config_relative);
         let dir = crate::confined_fs::ProjectDir::open(&root)?;
         let cached = {
             let mut indexes = self.instruction_files.lock().map_err(|_| {

@@ -443,10 +443,9 @@ impl<'a> State<'a> {
         let disk = disk.map(|(bytes, _)| bytes);
         // The digest of the planned bytes, taken once while reading, is the manifest's digest
         // whenever line-end normalisation leaves the bytes as they are (the generated case).
+        let planned = comparable(path, bytes);
         let digest = match planned_digest {
-            Some(digest) if matches!(comparable(path, bytes), Cow::Borrowed(_)) => {
-                digest.to_owned()
-            }
+            Some(digest) if matches!(planned, Cow::Borrowed(_)) => digest.to_owned(),
             _ => content_digest(path, bytes),
         };
         self.manifest.files.insert(path.to_owned(), Some(digest));
@@ -454,7 +453,7 @@ impl<'a> State<'a> {
         let mode_differs = disk.is_some() && disk_mode != Some(mode);
         // Compared with LF line ends on both sides: a CRLF checkout of an unchanged output is
         // unchanged, and so is a verbatim copy of a CRLF source (a skill resource).
-        let same = disk.is_some_and(|disk| *comparable(path, disk) == *comparable(path, bytes));
+        let same = disk.is_some_and(|disk| *comparable(path, disk) == *planned);
         let status = match disk {
             None => Status::Create,
             Some(_) if same && !mode_differs => Status::Unchanged,

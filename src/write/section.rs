@@ -80,21 +80,24 @@ impl State<'_> {
             }
             Ok(Some(section)) => {
                 let current = &text[section.start..section.end];
-                let start = original_offset(original.as_bytes(), section.start);
-                let end = original_offset(original.as_bytes(), section.end);
-                // The section keeps the line ends it has on disk.
-                let line_end = line_end_at(original, start);
-                let replaced = format!(
-                    "{}{}{}",
-                    &original[..start],
-                    with_line_end(&block, line_end),
-                    &original[end..]
-                );
+                // Built only when the file is written or refused: the text around the section
+                // as it is on disk, and the section with the line ends it has there.
+                let replaced = || {
+                    let start = original_offset(original.as_bytes(), section.start);
+                    let end = original_offset(original.as_bytes(), section.end);
+                    let line_end = line_end_at(original, start);
+                    format!(
+                        "{}{}{}",
+                        &original[..start],
+                        with_line_end(&block, line_end),
+                        &original[end..]
+                    )
+                };
                 if current == block {
-                    (Status::Unchanged, replaced)
+                    (Status::Unchanged, String::new())
                 } else if !section.unedited && !self.settings.force {
                     self.refused_content
-                        .insert(path.to_owned(), Cow::Owned(replaced.into_bytes()));
+                        .insert(path.to_owned(), Cow::Owned(replaced().into_bytes()));
                     self.record(path, Status::Edited, Some("the ai-rulez section was edited by hand; to keep the edit, move it outside the markers or into .ai-rulez/ and run `ai-rulez generate`; to drop it, run `ai-rulez generate --force`, which replaces only the section (your text outside it stays) and saves the file as {path}.orig first".replace("{path}", path)));
                     return;
                 } else {
@@ -106,7 +109,7 @@ impl State<'_> {
                             disk_mode.unwrap_or(0o644),
                         ));
                     }
-                    (Status::Update, replaced)
+                    (Status::Update, replaced())
                 }
             }
         };
