@@ -244,6 +244,8 @@ pub struct Catalog {
     /// [`prefetch_stored_index`]), taken by the first [`Catalog::relevance`] if it indexes
     /// exactly `knowledge`.
     offered_index: std::sync::Mutex<Option<StoredIndex>>,
+    /// One entry per entry of `knowledge`: what ranking reads of the item on every call.
+    facts: Vec<select::EntryFacts>,
     /// The paths the texts of `knowledge` name (positions are indexes into `knowledge`), for
     /// `get_rules`; each item's found on first use.
     mentions: mentions::MentionIndex,
@@ -366,10 +368,15 @@ impl Catalog {
                 by_prefix.entry(prefix).or_default().push(number);
             }
         }
+        let facts = knowledge
+            .iter()
+            .map(|position| select::EntryFacts::of(&project.tree.items[*position]))
+            .collect();
         Self {
             project,
             view,
             rules,
+            facts,
             mentions: mentions::MentionIndex::new(knowledge.len()),
             knowledge,
             relevance: OnceLock::new(),
@@ -538,6 +545,14 @@ impl Catalog {
     }
 
     /// The item numbered `number` in `knowledge` (a rule when below `rules.len()`).
+    /// What ranking reads of the item numbered `number` in `knowledge`.
+    ///
+    /// Panics on a number past `knowledge`, as [`Catalog::entry`] does: numbers come from
+    /// this catalog.
+    fn facts(&self, number: usize) -> &select::EntryFacts {
+        &self.facts[number]
+    }
+
     fn entry(&self, number: usize) -> &Item {
         &self.project.tree.items[self.knowledge[number]]
     }

@@ -88,12 +88,40 @@ pub(crate) struct Eligible {
     pub(crate) why: Cow<'static, str>,
 }
 
+/// What ranking reads of one item of the catalog on every call, kept apart from the item so a
+/// call over hundreds of candidates reads one short array instead of each item's fields.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct EntryFacts {
+    pub(crate) kind: Kind,
+    /// Sent whatever the task ([`is_pinned`]).
+    pub(crate) pinned: bool,
+    /// [`priority_value`] of its priority.
+    pub(crate) priority: f64,
+    /// [`item_tokens`].
+    pub(crate) tokens: usize,
+    /// Estimated tokens of its body alone.
+    pub(crate) body_tokens: usize,
+}
+
+impl EntryFacts {
+    /// The facts of `item`.
+    pub(crate) fn of(item: &Item) -> Self {
+        Self {
+            kind: item.kind,
+            pinned: is_pinned(item),
+            priority: priority_value(item.priority),
+            tokens: item_tokens(item),
+            body_tokens: estimate_tokens(item.body.trim()),
+        }
+    }
+}
+
 /// The evidence about one eligible item, as `bench/selection/tune.py` reads it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CandidateFeatures {
     /// `rule`, `context` or `skill`.
-    pub kind: String,
-    /// Item id.
+    pub kind: &'static str,
+    /// Item id (filled in by [`candidate_features`] only: a `get_rules` call does not need it).
     pub id: String,
     /// Sent whatever the task (`always: true`, or an explicit `activation: always`).
     pub always: bool,
@@ -243,40 +271,40 @@ pub(crate) fn features(
     let known = catalog.relevance().known(query);
     let path_terms = path_query(paths);
     let named_paths: Vec<&str> = paths.iter().map(|(path, _)| path.as_str()).collect();
-    let matches: Vec<_> = eligible
-        .iter()
-        .map(|entry| catalog.relevance().score(&known, entry.number))
-        .collect();
+    let numbers: Vec<usize> = eligible.iter().map(|entry| entry.number).collect();
+    let matches = catalog.relevance().score_many(&known, &numbers);
     let path_known = catalog.relevance().known(&path_terms);
+    let path_matches = catalog.relevance().score_many(&path_known, &numbers);
     let best = eligible
         .iter()
         .zip(&matches)
-        .filter(|(entry, _)| !is_pinned(catalog.entry(entry.number)))
+        .filter(|(entry, _)| !catalog.facts(entry.number).pinned)
         .map(|(_, found)| found.score)
         .fold(0.0, f64::max);
     let mut all: Vec<CandidateFeatures> = eligible
         .iter()
         .zip(matches)
-        .map(|(entry, found)| {
-            let item = catalog.entry(entry.number);
+        .zip(path_matches)
+        .map(|((entry, found), path_found)| {
+            let facts = catalog.facts(entry.number);
             CandidateFeatures {
-                kind: item.kind.noun().to_owned(),
-                id: item.id.clone(),
-                always: is_pinned(item),
+                kind: facts.kind.noun(),
+                id: String::new(),
+                always: facts.pinned,
                 scope: entry.scope,
                 exact: entry.exact,
-                priority: priority_value(item.priority),
+                priority: facts.priority,
                 score: found.score,
                 relative: if best > 0.0 { found.score / best } else { 0.0 },
                 head: found.head,
                 coverage: found.coverage,
-                path: catalog.relevance().score(&path_known, entry.number).score,
+                path: path_found.score,
                 trigger: found.trigger,
                 score_rank: 0.0,
                 path_rank: 0.0,
                 mention: catalog.mention(entry.number, &named_paths),
-                tokens: item_tokens(item),
-                body_tokens: estimate_tokens(item.body.trim()),
+                tokens: facts.tokens,
+                body_tokens: facts.body_tokens,
                 // Only the tuner needs this; `candidate_features` fills it in.
                 listed_tokens: 0,
                 chosen: false,
@@ -299,7 +327,7 @@ pub(crate) fn features(
         },
     );
     for (features, entry) in all.iter_mut().zip(eligible) {
-        let kind = catalog.entry(entry.number).kind;
+        let kind = catalog.facts(entry.number).kind;
         features.chosen =
             features.always || features.exact || strength(features) >= threshold(kind);
     }
@@ -443,8 +471,9 @@ pub fn candidate_features(catalog: &Catalog, request: &RulesRequest) -> Vec<Cand
     let query = Query::with_related(&super::rules::task_text(request));
     let mut all = features(catalog, &eligible, &query, &paths);
     for (features, entry) in all.iter_mut().zip(&eligible) {
-        features.listed_tokens =
-            estimate_tokens(&super::left_out_line(catalog.entry(entry.number)));
+        let item = catalog.entry(entry.number);
+        features.id.clone_from(&item.id);
+        features.listed_tokens = estimate_tokens(&super::left_out_line(item));
     }
     all
 }

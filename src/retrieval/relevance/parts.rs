@@ -8,7 +8,7 @@ use super::RelevanceIndex;
 use crate::content::Item;
 
 /// Fewest items worth a part of their own: a part costs a thread and a join that walks its
-/// vocabulary and renumbers its documents.
+/// vocabulary and renumbers its posting lists.
 const LEAST_ITEMS_PER_PART: usize = 1024;
 
 /// Most parts; more would contend for the allocator on the small machines this runs on.
@@ -52,13 +52,13 @@ impl RelevanceIndex {
 
     /// Appends the index of the items that follow this index's items. A term `later` met first
     /// gets the next free number here, in the order `later` numbered them: the order in which
-    /// indexing all the items in one go would have met the new terms. Documents and triggers are
-    /// renumbered and sorted again by number; frequencies are kept as they are (each was summed
-    /// in the order of the item's own words either way).
+    /// indexing all the items in one go would have met the new terms. Posting lists and triggers
+    /// are renumbered (triggers sorted again by number); frequencies are kept as they are (each
+    /// was summed in the order of the item's own words either way).
     fn append(&mut self, later: Self) {
         let Self {
             vocabulary,
-            documents,
+            postings,
             pairs: _,
             triggers,
             lengths,
@@ -73,17 +73,12 @@ impl RelevanceIndex {
             renumbered[number as usize] = here;
             self.document_frequency[here as usize] += document_frequency[number as usize];
         }
-        let mut entries: Vec<(u32, f64, f64, u8)> = Vec::new();
-        for document in documents {
-            entries.clear();
-            entries.extend(document.terms.iter().zip(&document.frequencies).map(
-                |(number, (frequency, head, bits))| {
-                    (renumbered[*number as usize], *frequency, *head, *bits)
-                },
-            ));
-            entries.sort_unstable_by_key(|entry| entry.0);
-            self.documents.push(super::Document::of(&entries));
-        }
+        self.postings.append(
+            &postings,
+            &renumbered,
+            self.lengths.len(),
+            self.document_frequency.len(),
+        );
         for mut item_triggers in triggers {
             for trigger in &mut item_triggers {
                 for number in trigger.iter_mut() {
@@ -161,7 +156,7 @@ mod tests {
         for parts in [2, 3, 4] {
             let joined = RelevanceIndex::build_in_parts(&items, parts);
             assert_eq!(joined.vocabulary, whole.vocabulary, "{parts} parts");
-            assert_eq!(joined.documents, whole.documents, "{parts} parts");
+            assert_eq!(joined.postings, whole.postings, "{parts} parts");
             assert_eq!(joined.pairs, whole.pairs, "{parts} parts");
             assert_eq!(joined.triggers, whole.triggers, "{parts} parts");
             assert_eq!(joined.lengths, whole.lengths, "{parts} parts");

@@ -16,7 +16,7 @@
 //! ignored), then the index in postcard's encoding
 //! (<https://postcard.jamesmunns.com/wire-format>).
 
-use super::{Document, RelevanceIndex};
+use super::RelevanceIndex;
 use crate::confined_fs::ProjectDir;
 use crate::content::Item;
 use crate::error::Result;
@@ -100,22 +100,19 @@ impl StoredIndex {
 
 impl RelevanceIndex {
     /// Whether this index, decoded from a copy, can rank `count` items without an index out of
-    /// range or a wrong binary search: one document, length and trigger list per item, every
-    /// term number known, documents sorted by term number, finite lengths. A digest match
+    /// range or a wrong binary search: one length and trigger list per item, every term number
+    /// known, posting lists that fit the terms and items (see
+    /// [`super::postings::Postings::is_consistent`]), finite lengths. A digest match
     /// already makes a damaged copy unlikely; this keeps a copy that is damaged anyway (or
     /// written by hand) from making `get_rules` panic.
     fn is_consistent(&self, count: usize) -> bool {
         let terms = self.document_frequency.len();
         let known = |number: u32| (number as usize) < terms;
-        self.documents.len() == count
-            && self.lengths.len() == count
+        self.lengths.len() == count
             && self.triggers.len() == count
             && self.pairs.len() == terms
             && self.vocabulary.values().all(|number| known(*number))
-            && self
-                .documents
-                .iter()
-                .all(|document| document.is_consistent(terms))
+            && self.postings.is_consistent(terms, count)
             && self
                 .triggers
                 .iter()
@@ -124,16 +121,6 @@ impl RelevanceIndex {
                 .all(|number| known(*number))
             && self.lengths.iter().all(|length| length.is_finite())
             && self.average_length.is_finite()
-    }
-}
-
-impl Document {
-    /// Whether this document, decoded from a copy, holds one frequency per term and only term
-    /// numbers below `terms`, ascending without repeats.
-    fn is_consistent(&self, terms: usize) -> bool {
-        self.terms.len() == self.frequencies.len()
-            && self.terms.iter().all(|number| (*number as usize) < terms)
-            && self.terms.windows(2).all(|pair| pair[0] < pair[1])
     }
 }
 
@@ -193,7 +180,7 @@ mod tests {
 
     fn assert_same(left: &RelevanceIndex, right: &RelevanceIndex) {
         assert_eq!(left.vocabulary, right.vocabulary);
-        assert_eq!(left.documents, right.documents);
+        assert_eq!(left.postings, right.postings);
         assert_eq!(left.pairs, right.pairs);
         assert_eq!(left.triggers, right.triggers);
         assert_eq!(left.lengths, right.lengths);
@@ -260,24 +247,40 @@ mod tests {
     }
 
     #[test]
-    fn a_copy_with_a_damaged_document_is_refused() {
+    fn a_copy_with_damaged_posting_lists_is_refused() {
         let rules = rules();
-        let items: Vec<&Item> = rules.iter().collect();
+        // Each rule twice, so every term's list holds two items.
+        let items: Vec<&Item> = rules.iter().chain(&rules).collect();
         let intact = || RelevanceIndex::build_in_order(&items);
-        assert!(intact().is_consistent(3));
-        // One frequency fewer than terms: `score` would read past the frequencies.
+        assert!(intact().is_consistent(6));
+        // One entry fewer than positions: scoring would read past the entries.
         let mut short = intact();
-        short.documents[0].frequencies.pop();
-        assert!(!short.is_consistent(3));
-        // A term number the vocabulary does not have (still last in order).
+        short.postings.entries.pop();
+        assert!(!short.is_consistent(6));
+        // A position past the items (still last in its list).
         let mut unknown = intact();
-        let terms = u32::try_from(unknown.document_frequency.len()).expect("few terms");
-        let last = unknown.documents[1].terms.last_mut().expect("a term");
-        *last = terms;
-        assert!(!unknown.is_consistent(3));
-        // Terms out of order: the binary searches would miss them.
+        let last = unknown.postings.positions.last_mut().expect("a position");
+        *last = 6;
+        assert!(!unknown.is_consistent(6));
+        // A list out of order: the walks and searches would miss items.
         let mut unsorted = intact();
-        unsorted.documents[2].terms.swap(0, 1);
-        assert!(!unsorted.is_consistent(3));
+        let term = unsorted
+            .postings
+            .starts
+            .windows(2)
+            .position(|pair| pair[1] - pair[0] >= 2)
+            .expect("a term two items hold");
+        let start = unsorted.postings.starts[term];
+        unsorted.postings.positions.swap(start, start + 1);
+        assert!(!unsorted.is_consistent(6));
+        // A start past the end: a list would run out of the arena.
+        let mut cut = intact();
+        let end = cut.postings.positions.len();
+        cut.postings.starts[1] = end + 1;
+        assert!(!cut.is_consistent(6));
+        // One start fewer than terms and one: the last term's list would be lost.
+        let mut fewer = intact();
+        fewer.postings.starts.pop();
+        assert!(!fewer.is_consistent(6));
     }
 }
