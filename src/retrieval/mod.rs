@@ -246,6 +246,8 @@ pub struct Catalog {
     offered_index: std::sync::Mutex<Option<StoredIndex>>,
     /// One entry per entry of `knowledge`: what ranking reads of the item on every call.
     facts: Vec<select::EntryFacts>,
+    /// The numbers (in `knowledge`) of the items without globs, ascending.
+    global_numbers: Vec<usize>,
     /// The paths the texts of `knowledge` name (positions are indexes into `knowledge`), for
     /// `get_rules`; each item's found on first use.
     mentions: mentions::MentionIndex,
@@ -372,11 +374,15 @@ impl Catalog {
             .iter()
             .map(|position| select::EntryFacts::of(&project.tree.items[*position]))
             .collect();
+        let global_numbers = (0..knowledge.len())
+            .filter(|number| matchers[*number].is_none())
+            .collect();
         Self {
             project,
             view,
             rules,
             facts,
+            global_numbers,
             mentions: mentions::MentionIndex::new(knowledge.len()),
             knowledge,
             relevance: OnceLock::new(),
@@ -576,6 +582,11 @@ impl Catalog {
     /// Whether item `number` (in `knowledge`) applies everywhere (it has no globs).
     fn is_global(&self, number: usize) -> bool {
         self.matchers[number].is_none()
+    }
+
+    /// The numbers (in `knowledge`) of the items that apply everywhere, ascending.
+    fn global_numbers(&self) -> &[usize] {
+        &self.global_numbers
     }
 
     /// The matcher of item `number`'s globs (`None` for a global item), compiled on first use.

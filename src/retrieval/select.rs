@@ -192,23 +192,33 @@ fn priority_value(priority: Priority) -> f64 {
 /// Everything in `catalog` that applies to the project-relative `paths` (each with whether it
 /// is a folder), in `knowledge` order; an empty `paths` means the whole project.
 pub(crate) fn eligible(catalog: &Catalog, paths: &[(String, bool)], whole: bool) -> Vec<Eligible> {
-    let count = catalog.knowledge.len();
-    let mut found: Vec<Option<(f64, bool, Cow<'static, str>)>> = vec![None; count];
-    if whole || !paths.is_empty() {
-        for (number, slot) in found.iter_mut().enumerate() {
-            if catalog.is_global(number) {
-                *slot = Some((0.0, false, Cow::Borrowed("applies everywhere")));
-            } else if whole {
-                *slot = Some((0.0, false, Cow::Borrowed("covers the project")));
-            }
-        }
+    if whole {
+        return (0..catalog.knowledge.len())
+            .map(|number| Eligible {
+                number,
+                scope: 0.0,
+                exact: false,
+                why: Cow::Borrowed(if catalog.is_global(number) {
+                    "applies everywhere"
+                } else {
+                    "covers the project"
+                }),
+            })
+            .collect();
     }
+    if paths.is_empty() {
+        return Vec::new();
+    }
+    // Each scoped item a path matches, in the order the paths and items are visited; a call
+    // matches a few of a large project's items, so they are gathered apart and merged with the
+    // global ones, instead of filling a slot for every item.
+    let mut found: Vec<Eligible> = Vec::new();
     for (path, folder) in paths {
         let candidate = Candidate::new(path.as_str());
         // A folder may be covered by globs inside it, which the prefix table cannot find, so
         // folders test every scoped item; files test only the items filed under their folders.
         let numbers: Vec<usize> = if *folder {
-            (0..count).collect()
+            (0..catalog.knowledge.len()).collect()
         } else {
             catalog.candidates_for_file(path)
         };
@@ -238,27 +248,48 @@ pub(crate) fn eligible(catalog: &Catalog, paths: &[(String, bool)], whole: bool)
                     .map(|glob| glob_specificity(glob))
                     .fold(0.0, f64::max)
             };
-            let slot = &mut found[number];
-            let was_exact = slot.as_ref().is_some_and(|(_, exact, _)| *exact);
-            if slot.as_ref().is_none_or(|(best, _, _)| specificity > *best) {
-                *slot = Some((specificity, exact || was_exact, Cow::Owned(why)));
-            } else if exact && let Some(kept) = slot.as_mut() {
-                kept.1 = true;
-            }
+            found.push(Eligible {
+                number,
+                scope: specificity,
+                exact,
+                why: Cow::Owned(why),
+            });
         }
     }
-    found
-        .into_iter()
-        .enumerate()
-        .filter_map(|(number, slot)| {
-            slot.map(|(scope, exact, why)| Eligible {
-                number,
-                scope,
-                exact,
-                why,
-            })
-        })
-        .collect()
+    // A stable sort keeps each item's matches in visiting order: the most specific match gives
+    // the scope and the reason (the first of equals), and any exact one makes the item exact.
+    found.sort_by_key(|entry| entry.number);
+    let mut scoped: Vec<Eligible> = Vec::with_capacity(found.len());
+    for entry in found {
+        match scoped.last_mut() {
+            Some(kept) if kept.number == entry.number => {
+                if entry.scope > kept.scope {
+                    let exact = kept.exact || entry.exact;
+                    *kept = entry;
+                    kept.exact = exact;
+                } else if entry.exact {
+                    kept.exact = true;
+                }
+            }
+            _ => scoped.push(entry),
+        }
+    }
+    let globals = catalog.global_numbers().iter().map(|number| Eligible {
+        number: *number,
+        scope: 0.0,
+        exact: false,
+        why: Cow::Borrowed("applies everywhere"),
+    });
+    let mut all: Vec<Eligible> = Vec::with_capacity(scoped.len() + catalog.global_numbers().len());
+    let mut scoped = scoped.into_iter().peekable();
+    for global in globals {
+        while let Some(entry) = scoped.next_if(|entry| entry.number < global.number) {
+            all.push(entry);
+        }
+        all.push(global);
+    }
+    all.extend(scoped);
+    all
 }
 
 /// The evidence for each of `eligible` against `query` (in the same order), with the decision.
