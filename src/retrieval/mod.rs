@@ -174,7 +174,8 @@ pub struct RulesReply {
     pub cut_more: usize,
     /// Ids in `include` that name no rule, context file or skill.
     pub unknown_ids: Vec<String>,
-    /// Whether a task was given (without one, every applicable rule is sent).
+    /// Whether a task with words to rank by was given (without one, or with a task of only
+    /// stopwords and punctuation, every applicable rule is sent).
     pub had_task: bool,
     /// Files that could not be loaded (`file:line: message`); they are left out, the rest is
     /// served.

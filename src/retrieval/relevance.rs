@@ -264,6 +264,13 @@ impl Query {
         }
     }
 
+    /// Whether the task has any term of its own to rank by (a task of only stopwords,
+    /// punctuation or symbols has none).
+    #[must_use]
+    pub(crate) fn has_words(&self) -> bool {
+        self.terms.iter().any(|(_, weight)| *weight >= 1.0)
+    }
+
     /// The query of `task` with the terms related to its words (see [`super::expansion`]) at
     /// [`RELATED_WEIGHT`].
     #[must_use]

@@ -80,13 +80,16 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
     // project, nothing applies.
     let eligible = select::eligible(catalog, &paths, request.paths.is_empty());
     let task = task_text(request);
-    let had_task = !task.trim().is_empty();
+    let query = Query::with_related(&task);
+    // A task of only stopwords, punctuation or symbols has no words to rank by: it is no task,
+    // so every rule that applies is sent instead of the ranking leaving out rules written for
+    // these files for want of evidence.
+    let had_task = query.has_words();
     // (number in `knowledge`, reason), in the order they are sent.
     let mut chosen: Vec<(usize, String)> = Vec::new();
     // Items left out, each with whether it came close enough to be listed with a summary.
     let mut left_out: Vec<(&Eligible, bool)> = Vec::new();
     if had_task {
-        let query = Query::with_related(&task);
         let features = select::features(catalog, &eligible, &query, &paths);
         let mut ranked: Vec<(f64, &Eligible, &select::CandidateFeatures)> = Vec::new();
         for (entry, found) in eligible.iter().zip(&features) {
@@ -236,7 +239,9 @@ pub(crate) fn rules_text(reply: &RulesReply) -> String {
         ));
     }
     if !reply.had_task {
-        text.push_str("No task was given, so every applicable rule is listed.\n");
+        text.push_str(
+            "No task words were given (none, or only stopwords and punctuation), so every applicable rule is listed.\n",
+        );
     }
     for rule in &reply.rules {
         text.push_str(&format!(

@@ -774,7 +774,7 @@ fn get_rules_without_a_task_sends_every_eligible_rule_and_reports_outside_paths(
         json!(["../other/x.rs", outside.to_string_lossy()])
     );
     assert!(
-        text.contains("No task was given, so every applicable rule is listed."),
+        text.contains("No task words were given (none, or only stopwords and punctuation), so every applicable rule is listed."),
         "{text}"
     );
     assert!(
@@ -784,6 +784,16 @@ fn get_rules_without_a_task_sends_every_eligible_rule_and_reports_outside_paths(
         )),
         "{text}"
     );
+    // A task of only stopwords, punctuation or symbols has no words to rank by: it is no
+    // task, so the rules written for the file are not left out for want of evidence (helper-14).
+    for task in ["the of and to a", "!!! ... ??? ;;; ---", "🚀"] {
+        let reply = server.ok(
+            "get_rules",
+            json!({"paths": ["src/main.rs"], "task": task, "refresh": true}),
+        );
+        assert_eq!(sent_ids(&reply), ["rust", "style", "safety"], "{task}");
+        assert_eq!(reply["had_task"], false, "{task}");
+    }
     // Only paths outside the project: nothing applies (the project's rules are not sent).
     let reply = server.ok(
         "get_rules",

@@ -110,9 +110,12 @@ impl Postings {
 
     /// Whether these lists, decoded from a copy, fit `terms` terms and `count` items: one start
     /// per term and one more, never decreasing, ending at the number of entries; one entry per
-    /// position; positions below `count`, strictly ascending within each list.
+    /// position; positions below `count`, strictly ascending within each list; finite
+    /// frequencies above 0, with a head part from 0 to the frequency.
     pub(super) fn is_consistent(&self, terms: usize, count: usize) -> bool {
-        self.starts.len() == terms + 1
+        self.entries.iter().all(|(frequency, head, _)| {
+            frequency.is_finite() && *frequency > 0.0 && (0.0..=*frequency).contains(head)
+        }) && self.starts.len() == terms + 1
             && self.starts.first() == Some(&0)
             && self.starts.windows(2).all(|pair| pair[0] <= pair[1])
             && self.starts.last() == Some(&self.positions.len())
@@ -190,7 +193,7 @@ mod tests {
             let documents: Vec<Vec<(u32, Entry)>> = (0..400)
                 .map(|position| {
                     if held.contains(&position) {
-                        vec![(0, (f64::from(position), 0.0, 1))]
+                        vec![(0, (f64::from(position) + 1.0, 0.0, 1))]
                     } else {
                         Vec::new()
                     }
@@ -205,7 +208,7 @@ mod tests {
                 .iter()
                 .enumerate()
                 .filter(|(_, position)| held.contains(position))
-                .map(|(slot, position)| (slot, f64::from(*position)))
+                .map(|(slot, position)| (slot, f64::from(*position) + 1.0))
                 .collect();
             prop_assert_eq!(found, expected);
         }

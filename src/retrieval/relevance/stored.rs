@@ -100,27 +100,44 @@ impl StoredIndex {
 
 impl RelevanceIndex {
     /// Whether this index, decoded from a copy, can rank `count` items without an index out of
-    /// range or a wrong binary search: one length and trigger list per item, every term number
-    /// known, posting lists that fit the terms and items (see
-    /// [`super::postings::Postings::is_consistent`]), finite lengths. A digest match
+    /// range, a wrong binary search or a score that is not a number: one length and trigger list
+    /// per item, one vocabulary term per term number, posting lists that fit the terms and
+    /// items (see [`super::postings::Postings::is_consistent`]) and as long as each term's
+    /// document frequency, no empty trigger, finite lengths and a positive average length. A digest match
     /// already makes a damaged copy unlikely; this keeps a copy that is damaged anyway (or
     /// written by hand) from making `get_rules` panic.
     fn is_consistent(&self, count: usize) -> bool {
         let terms = self.document_frequency.len();
         let known = |number: u32| (number as usize) < terms;
+        let mut numbered = vec![false; terms];
+        // Every term number is held by exactly one vocabulary term.
+        let one_term_per_number = self.vocabulary.len() == terms
+            && self.vocabulary.values().all(|number| {
+                known(*number) && !std::mem::replace(&mut numbered[*number as usize], true)
+            });
         self.lengths.len() == count
             && self.triggers.len() == count
             && self.pairs.len() == terms
-            && self.vocabulary.values().all(|number| known(*number))
+            && one_term_per_number
             && self.postings.is_consistent(terms, count)
+            && (0..terms).all(|number| {
+                let held = self
+                    .postings
+                    .list(u32::try_from(number).unwrap_or(u32::MAX))
+                    .0;
+                held.len() == self.document_frequency[number] as usize
+            })
             && self
                 .triggers
                 .iter()
                 .flatten()
-                .flatten()
-                .all(|number| known(*number))
-            && self.lengths.iter().all(|length| length.is_finite())
+                .all(|trigger| !trigger.is_empty() && trigger.iter().all(|number| known(*number)))
+            && self
+                .lengths
+                .iter()
+                .all(|length| length.is_finite() && *length >= 0.0)
             && self.average_length.is_finite()
+            && self.average_length > 0.0
     }
 }
 
@@ -282,5 +299,26 @@ mod tests {
         let mut fewer = intact();
         fewer.postings.starts.pop();
         assert!(!fewer.is_consistent(6));
+        // Values a forged copy could carry that make every score not a number or every rule
+        // trigger-matched (helper-14).
+        let mut not_a_number = intact();
+        not_a_number.postings.entries[0].0 = f64::NAN;
+        assert!(!not_a_number.is_consistent(6));
+        let mut no_frequency = intact();
+        no_frequency.postings.entries[0].0 = 0.0;
+        assert!(!no_frequency.is_consistent(6));
+        let mut no_average = intact();
+        no_average.average_length = 0.0;
+        assert!(!no_average.is_consistent(6));
+        let mut frequent = intact();
+        frequent.document_frequency[0] += 1;
+        assert!(!frequent.is_consistent(6));
+        let mut empty_trigger = intact();
+        empty_trigger.triggers[1].push(Vec::new());
+        assert!(!empty_trigger.is_consistent(6));
+        let mut shared_number = intact();
+        let number = *shared_number.vocabulary.values().next().expect("a term");
+        shared_number.vocabulary.insert("forged".to_owned(), number);
+        assert!(!shared_number.is_consistent(6));
     }
 }
