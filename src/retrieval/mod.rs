@@ -551,7 +551,6 @@ impl Catalog {
         &self.project.tree.items[self.rules[number]]
     }
 
-    /// The item numbered `number` in `knowledge` (a rule when below `rules.len()`).
     /// What ranking reads of the item numbered `number` in `knowledge`.
     ///
     /// Panics on a number past `knowledge`, as [`Catalog::entry`] does: numbers come from
@@ -560,6 +559,7 @@ impl Catalog {
         &self.facts[number]
     }
 
+    /// The item numbered `number` in `knowledge` (a rule when below `rules.len()`).
     fn entry(&self, number: usize) -> &Item {
         &self.project.tree.items[self.knowledge[number]]
     }

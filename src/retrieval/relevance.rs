@@ -268,7 +268,8 @@ impl Query {
     /// punctuation or symbols has none).
     #[must_use]
     pub(crate) fn has_words(&self) -> bool {
-        self.terms.iter().any(|(_, weight)| *weight >= 1.0)
+        // Word pairs and related terms come only from the task's own words.
+        self.words > 0
     }
 
     /// The query of `task` with the terms related to its words (see [`super::expansion`]) at
@@ -323,12 +324,11 @@ pub(crate) struct RelevanceIndex {
     vocabulary: HashMap<String, u32, TermHasher>,
     /// Per term number: the items holding it (see [`postings::Postings`]).
     postings: postings::Postings,
-    /// Per term number: whether it is a word pair.
+    /// Per term number: whether it is a word pair (so its length is the number of terms).
     pairs: Vec<bool>,
     /// Per item: each trigger as its sorted term numbers.
     triggers: Vec<Vec<Vec<u32>>>,
     lengths: Vec<f64>,
-    document_frequency: Vec<u32>,
     average_length: f64,
 }
 
@@ -405,7 +405,6 @@ impl RelevanceIndex {
                     }
                     _ => {
                         frequencies.push((number, (weight, head, bit)));
-                        index.document_frequency[number as usize] += 1;
                     }
                 }
             }
@@ -429,7 +428,7 @@ impl RelevanceIndex {
                 .collect();
             index.triggers.push(triggers);
         }
-        index.postings = postings::Postings::of(&documents, index.document_frequency.len());
+        index.postings = postings::Postings::of(&documents, index.pairs.len());
         let total: f64 = index.lengths.iter().sum();
         index.average_length = if index.lengths.is_empty() {
             1.0
@@ -439,13 +438,17 @@ impl RelevanceIndex {
         index
     }
 
+    /// How many items hold term `number`: the length of its posting list.
+    fn document_frequency(&self, number: u32) -> usize {
+        self.postings.list(number).0.len()
+    }
+
     fn term_number(&mut self, term: &str) -> u32 {
         if let Some(number) = self.vocabulary.get(term) {
             return *number;
         }
-        let number = u32::try_from(self.document_frequency.len()).unwrap_or(u32::MAX);
+        let number = u32::try_from(self.pairs.len()).unwrap_or(u32::MAX);
         self.vocabulary.insert(term.to_owned(), number);
-        self.document_frequency.push(0);
         self.pairs.push(term.contains(' '));
         number
     }
@@ -464,7 +467,7 @@ impl RelevanceIndex {
         let weights = found
             .iter()
             .map(|(number, weight)| {
-                let containing = f64::from(self.document_frequency[*number as usize]);
+                let containing = count_as_float(self.document_frequency(*number));
                 let idf = ((count - containing + 0.5) / (containing + 0.5) + 1.0).ln();
                 (*weight, weight * idf, self.pairs[*number as usize])
             })

@@ -166,11 +166,13 @@ impl SkillShelf {
         } else {
             let parsed = Query::of(query);
             let known = self.index.known(&parsed);
-            (0..self.skills.len())
-                .filter_map(|position| {
-                    let score = self.index.score(&known, position).score;
-                    (score > 0.0).then_some((position, score))
-                })
+            let positions: Vec<usize> = (0..self.skills.len()).collect();
+            self.index
+                .score_many(&known, &positions)
+                .into_iter()
+                .enumerate()
+                .filter(|(_, found)| found.score > 0.0)
+                .map(|(position, found)| (position, found.score))
                 .collect()
         };
         let total = matches.len();

@@ -62,23 +62,16 @@ impl RelevanceIndex {
             pairs: _,
             triggers,
             lengths,
-            document_frequency,
             average_length: _,
         } = later;
         let mut terms: Vec<(String, u32)> = vocabulary.into_iter().collect();
         terms.sort_unstable_by_key(|(_, number)| *number);
-        let mut renumbered = vec![0_u32; document_frequency.len()];
+        let mut renumbered = vec![0_u32; terms.len()];
         for (term, number) in terms {
-            let here = self.term_number(&term);
-            renumbered[number as usize] = here;
-            self.document_frequency[here as usize] += document_frequency[number as usize];
+            renumbered[number as usize] = self.term_number(&term);
         }
-        self.postings.append(
-            &postings,
-            &renumbered,
-            self.lengths.len(),
-            self.document_frequency.len(),
-        );
+        self.postings
+            .append(&postings, &renumbered, self.lengths.len(), self.pairs.len());
         for mut item_triggers in triggers {
             for trigger in &mut item_triggers {
                 for number in trigger.iter_mut() {
@@ -160,10 +153,12 @@ mod tests {
             assert_eq!(joined.pairs, whole.pairs, "{parts} parts");
             assert_eq!(joined.triggers, whole.triggers, "{parts} parts");
             assert_eq!(joined.lengths, whole.lengths, "{parts} parts");
-            assert_eq!(
-                joined.document_frequency, whole.document_frequency,
-                "{parts} parts"
-            );
+            let frequencies = |index: &RelevanceIndex| -> Vec<usize> {
+                (0..u32::try_from(index.pairs.len()).expect("few terms"))
+                    .map(|number| index.document_frequency(number))
+                    .collect()
+            };
+            assert_eq!(frequencies(&joined), frequencies(&whole), "{parts} parts");
             assert_eq!(
                 joined.average_length.to_bits(),
                 whole.average_length.to_bits(),
