@@ -256,20 +256,18 @@ pub(crate) fn eligible(catalog: &Catalog, paths: &[(String, bool)], whole: bool)
             });
         }
     }
-    // A stable sort keeps each item's matches in visiting order: the most specific match gives
-    // the scope and the reason (the first of equals), and any exact one makes the item exact.
+    // Of an item's matches, the best one ([`is_better_match`]) gives the scope and the reason,
+    // and any exact one makes the item exact; neither depends on the order of the paths.
     found.sort_by_key(|entry| entry.number);
     let mut scoped: Vec<Eligible> = Vec::with_capacity(found.len());
     for entry in found {
         match scoped.last_mut() {
             Some(kept) if kept.number == entry.number => {
-                if entry.scope > kept.scope {
-                    let exact = kept.exact || entry.exact;
+                let exact = kept.exact || entry.exact;
+                if is_better_match(&entry, kept) {
                     *kept = entry;
-                    kept.exact = exact;
-                } else if entry.exact {
-                    kept.exact = true;
                 }
+                kept.exact = exact;
             }
             _ => scoped.push(entry),
         }
@@ -290,6 +288,19 @@ pub(crate) fn eligible(catalog: &Catalog, paths: &[(String, bool)], whole: bool)
     }
     all.extend(scoped);
     all
+}
+
+/// Whether `candidate` describes why an item applies better than `kept` (two matches of the
+/// same item, from different paths or globs): the more specific scope wins, then an exact
+/// match, then the reason that sorts first, so the reply is the same whatever the order of the
+/// paths the caller gave.
+fn is_better_match(candidate: &Eligible, kept: &Eligible) -> bool {
+    candidate
+        .scope
+        .total_cmp(&kept.scope)
+        .then(candidate.exact.cmp(&kept.exact))
+        .then(kept.why.cmp(&candidate.why))
+        .is_gt()
 }
 
 /// The evidence for each of `eligible` against `query` (in the same order), with the decision.
@@ -494,12 +505,17 @@ pub(crate) fn reason(
 }
 
 /// The features of every candidate of a `get_rules` call with `request`, as the tuner reads
-/// them; empty without a task.
+/// them, in the order of the catalog; empty without a task, or for a task of only stopwords,
+/// punctuation or symbols, which `get_rules` does not rank either (it sends every rule that
+/// applies).
 #[must_use]
 pub fn candidate_features(catalog: &Catalog, request: &RulesRequest) -> Vec<CandidateFeatures> {
+    let query = Query::with_related(&super::rules::task_text(request));
+    if !query.has_words() {
+        return Vec::new();
+    }
     let paths = super::rules::resolve_paths(catalog, &request.paths).0;
     let eligible = eligible(catalog, &paths, request.paths.is_empty());
-    let query = Query::with_related(&super::rules::task_text(request));
     let mut all = features(catalog, &eligible, &query, &paths);
     for (features, entry) in all.iter_mut().zip(&eligible) {
         let item = catalog.entry(entry.number);

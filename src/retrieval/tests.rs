@@ -116,3 +116,19 @@ fn at_most_forty_items_left_out_are_named_and_the_rest_counted() {
     assert_eq!(reply.others.len(), 40);
     assert_eq!(reply.others_more, 310 - 3 - 40);
 }
+
+#[test]
+fn the_tuner_gets_no_candidates_for_a_task_of_only_stopwords_as_get_rules_ranks_none() {
+    let (_folder, catalog) = catalog();
+    let request = |task: &str| RulesRequest {
+        paths: vec!["services/s1/src/main.rs".to_owned()],
+        task: Some(task.to_owned()),
+        ..RulesRequest::default()
+    };
+    assert!(super::candidate_features(&catalog, &request("the, and of it?")).is_empty());
+    // Service 1's rule and the ten global ones.
+    assert_eq!(
+        super::candidate_features(&catalog, &request("service main loop")).len(),
+        11
+    );
+}

@@ -236,3 +236,28 @@ fn what_is_left_out_stays_out_when_it_would_add_more_than_a_quarter() {
     assert_eq!(ids(&reply, "rules"), ["pagination"], "{reply:#}");
     assert_eq!(ids(&reply, "others"), ["release-guide", "style"]);
 }
+
+#[test]
+fn the_reason_of_a_rule_written_for_two_edited_files_does_not_depend_on_their_order() {
+    // Before, the first path given named the match, so the same change could get two replies.
+    let project = project_with(&[(
+        "money-types",
+        "---\npaths: [\"src/billing/invoice.rs\", \"src/billing/refund.rs\"]\ntitle: Money types\n---\nKeep amounts in minor units.\n",
+    )]);
+    let mut server = Server::start(project.path());
+    let expected = "Rules for `demo` (1 sent; follow them for this change):\n\
+         \n## Money types (`money-types`, medium, src/billing/invoice.rs, src/billing/refund.rs; written for this file: `src/billing/invoice.rs` matches `src/billing/invoice.rs`)\n\
+         \nKeep amounts in minor units.\n";
+    for paths in [
+        ["src/billing/invoice.rs", "src/billing/refund.rs"],
+        ["src/billing/refund.rs", "src/billing/invoice.rs"],
+    ] {
+        let (text, _) = server.text(
+            "get_rules",
+            // `refresh`, since a session sends a rule once.
+            json!({"paths": paths, "task": "rename the helper that builds the PDF footer", "refresh": true}),
+        );
+        assert_eq!(text, expected, "paths {paths:?}");
+    }
+    server.finish();
+}
