@@ -1,9 +1,9 @@
 //! The machine-local folder `<config folder>/local/`: usage counts, the review ledger, the
 //! activity log, the writer's output stats, the memo of the last no-op `generate`, and the MCP
-//! server's snapshot of parsed items and stored relevance index describe one machine and must
-//! never reach git. This module names the folder's files, writes its caches in the background, and makes the folder ignore itself with its own
-//! `.gitignore`, so it stays out of git even when the managed `.gitignore` block is off (the
-//! default).
+//! server's snapshot of parsed items, stored relevance index and remembered skill screening
+//! describe one machine and must never reach git. This module names the folder's files, writes
+//! its caches in the background, and makes the folder ignore itself with its own `.gitignore`,
+//! so it stays out of git even when the managed `.gitignore` block is off (the default).
 
 use std::sync::{Mutex, OnceLock};
 

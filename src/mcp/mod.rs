@@ -71,9 +71,10 @@ type InstructionIndexes =
 /// screening (`skills`). A call that arrives meanwhile waits on the state lock for the load,
 /// or on the part it needs, and never does the work twice. A load that fails is left for the
 /// first call, which reports it. The catalog stays fresh because the project's file watcher
-/// runs before the tree is read. The instruction-file index of the `context` toolset is not
-/// built here: it is reused for ten seconds without a watcher, so one built at start-up could
-/// miss a file added before the first call. Each lazy part waits until no tool call is in
+/// runs before the tree is read. For the `context` toolset only the screening's detector table
+/// is compiled ([`crate::lint::screen::compile_detectors`]): the instruction-file index is
+/// reused for ten seconds without a watcher, so one built at start-up could miss a file added
+/// before the first call. Each lazy part waits until no tool call is in
 /// progress (`calls_in_flight`, at most [`PRELOAD_PATIENCE`]): on two cores, building the
 /// relevance index beside a first `find_skill` that screens the skills slowed that call by
 /// about 7 ms of its 100.
@@ -100,6 +101,10 @@ fn preload(
     if toolsets.contains(&Toolset::Skills) {
         wait_until_no_calls(calls_in_flight, PRELOAD_PATIENCE);
         let _ = catalog.skill_shelf();
+    }
+    if toolsets.contains(&Toolset::Context) {
+        wait_until_no_calls(calls_in_flight, PRELOAD_PATIENCE);
+        crate::lint::screen::compile_detectors();
     }
 }
 

@@ -11,6 +11,7 @@ mod relevance;
 mod rules;
 mod select;
 pub(crate) mod skill_files;
+mod skill_screening;
 pub(crate) mod skills;
 #[cfg(test)]
 mod tests;
@@ -412,11 +413,40 @@ impl Catalog {
             .get(&self.project.dir, &self.project.config_dir_relative)
     }
 
-    /// The served skills of the default view (screened on first use; see [`skills`]).
+    /// The served skills of the default view (screened on first use; see [`skills`]). The
+    /// verdicts of the screening are remembered in the machine-local folder
+    /// ([`skill_screening`]) when at least [`skill_screening::LEAST_SKILLS`] skills were
+    /// screened and any of them was not remembered yet, written in the background.
     #[must_use]
     pub(crate) fn skill_shelf(&self) -> &skills::SkillShelf {
-        self.skill_shelf
-            .get_or_init(|| skills::SkillShelf::build(&self.project, &self.view))
+        self.skill_shelf.get_or_init(|| {
+            let config_dir = &self.project.config_dir_relative;
+            // A project configured by a root `ai-rulez.toml` has no config folder to keep a
+            // machine-local file in.
+            let path = (!config_dir.is_empty())
+                .then(|| crate::local_state::path_in(config_dir, skill_screening::FILE_NAME));
+            let remembered = path
+                .as_deref()
+                .map(|path| skill_screening::read(&self.project.dir, path))
+                .unwrap_or_default();
+            let (built, screening) =
+                skills::SkillShelf::build(&self.project, &self.view, &remembered);
+            if let Some(path) = path
+                && screening.screened > 0
+                && screening.verdicts.len() >= skill_screening::LEAST_SKILLS
+            {
+                let project = self.project.clone();
+                let writing = path.clone();
+                crate::local_state::write_in_background(&writing, move || {
+                    if let Err(error) =
+                        skill_screening::write(&project.dir, &path, &screening.verdicts)
+                    {
+                        eprintln!("ai-rulez: the skill screening was not remembered: {error}");
+                    }
+                });
+            }
+            built
+        })
     }
 
     /// This catalog with `items` (root-layer rule files just written by this process, as

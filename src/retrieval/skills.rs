@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::relevance::{Query, RelevanceIndex};
+use super::skill_screening::{self, Verdicts};
 use crate::content::{Item, Layer};
 use crate::delivery::{self, Delivery};
 use crate::lint::Severity;
@@ -85,11 +86,24 @@ pub(crate) struct SkillShelf {
     index: RelevanceIndex,
 }
 
+/// What building a shelf found of the screening: every candidate skill's verdict by key (see
+/// [`skill_screening`]), and how many of them were screened rather than remembered.
+#[derive(Debug, Default)]
+pub(crate) struct Screening {
+    pub(crate) verdicts: Verdicts,
+    pub(crate) screened: usize,
+}
+
 impl SkillShelf {
     /// The shelf of `project` from the skills at `positions` of `project.tree.items` (the
-    /// default view's skills). Screens every candidate skill.
+    /// default view's skills), with what it found of the screening. Screens every candidate
+    /// skill whose verdict `remembered` does not hold (by [`skill_screening::key_of`]).
     #[must_use]
-    pub(crate) fn build(project: &Project, positions: &[usize]) -> Self {
+    pub(crate) fn build(
+        project: &Project,
+        positions: &[usize],
+        remembered: &Verdicts,
+    ) -> (Self, Screening) {
         let skills: Vec<&Item> = positions
             .iter()
             .map(|position| &project.tree.items[*position])
@@ -107,11 +121,20 @@ impl SkillShelf {
             .collect();
         // Screening is most of the cost, and each skill's is independent.
         let outcomes = crate::parallel::map_in_order(&candidates, |(item, delivery)| {
-            serve(project, item, *delivery)
+            let key = skill_screening::key_of(project, item, &crate::lint::scan::item_text(item));
+            let (errors, screened) = match remembered.get(&key) {
+                Some(errors) => (errors.clone(), false),
+                None => (screening_errors(project, item), true),
+            };
+            let outcome = serve(item, *delivery, errors.clone());
+            (key, errors, screened, outcome)
         });
+        let mut screening = Screening::default();
         let mut served: Vec<(ServedSkill, &Item)> = Vec::new();
         let mut withheld = Vec::new();
-        for ((item, _), outcome) in candidates.iter().zip(outcomes) {
+        for ((item, _), (key, errors, screened, outcome)) in candidates.iter().zip(outcomes) {
+            screening.verdicts.insert(key, errors);
+            screening.screened += usize::from(screened);
             match outcome {
                 Ok(skill) => served.push((skill, item)),
                 Err(reasons) => withheld.push(WithheldSkill {
@@ -124,11 +147,12 @@ impl SkillShelf {
         withheld.sort_by(|left, right| left.name.cmp(&right.name));
         let items: Vec<&Item> = served.iter().map(|(_, item)| *item).collect();
         let index = RelevanceIndex::build(&items);
-        Self {
+        let shelf = Self {
             skills: served.into_iter().map(|(skill, _)| skill).collect(),
             withheld,
             index,
-        }
+        };
+        (shelf, screening)
     }
 
     /// The served skill called `name`.
@@ -268,11 +292,10 @@ const MAX_SKILL_BYTES: usize = 16 * 1024 * 1024;
 /// Most files of one skill the extension guarantees a client accepts.
 const MAX_SKILL_FILES: usize = 512;
 
-/// The served form of `item`, or why it cannot be served: an error finding of the screening,
-/// a name the Agent Skills format does not allow, a frontmatter `name` other than the folder
-/// name, or more files or bytes than the MCP Skills extension's per-skill limits.
-fn serve(project: &Project, item: &Item, delivery: Delivery) -> Result<ServedSkill, Vec<String>> {
-    let mut reasons: Vec<String> = crate::lint::scan::scan_one_item(project, item)
+/// The error findings of the screening of `item` (the same screening as `scan`, suppressions
+/// and `[lint] ignore` applied), each as a reason naming its code, file and line.
+fn screening_errors(project: &Project, item: &Item) -> Vec<String> {
+    crate::lint::scan::scan_one_item(project, item)
         .into_iter()
         .filter(|finding| finding.severity == Severity::Error)
         .map(|finding| match finding.line {
@@ -282,7 +305,19 @@ fn serve(project: &Project, item: &Item, delivery: Delivery) -> Result<ServedSki
             ),
             None => format!("{} at {}: {}", finding.code, finding.file, finding.message),
         })
-        .collect();
+        .collect()
+}
+
+/// The served form of `item`, or why it cannot be served: `screening_errors` (the error
+/// findings of its screening), a name the Agent Skills format does not allow, a frontmatter
+/// `name` other than the folder name, or more files or bytes than the MCP Skills extension's
+/// per-skill limits.
+fn serve(
+    item: &Item,
+    delivery: Delivery,
+    screening_errors: Vec<String>,
+) -> Result<ServedSkill, Vec<String>> {
+    let mut reasons = screening_errors;
     if !is_skill_name(&item.id) {
         reasons.push(format!(
             "{}: the folder name `{}` is not a skill name (1 to 64 lower-case letters, digits and single hyphens, as the Agent Skills format requires); rename the folder",

@@ -140,6 +140,14 @@ pub(crate) fn screen(text: &str, kind: ScreenKind) -> Vec<Finding> {
     findings
 }
 
+/// Compiles the whole detector table now; [`screen`] otherwise compiles it on its first call
+/// (several ms). The MCP server does it while idle, so that a first `find_context`, which
+/// screens every instruction file it indexes, does not pay for it when the skill screening was
+/// remembered and nothing else compiled the table.
+pub(crate) fn compile_detectors() {
+    std::sync::LazyLock::force(&DETECTORS);
+}
+
 /// The literal secrets (AR001) of [`screen`] alone, found by the same rows of the same table
 /// and judged the same way, without compiling the rest of the table: what `generate`,
 /// `lock` and `lock --check` refuse on every run. Output: as [`screen`].

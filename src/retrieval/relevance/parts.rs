@@ -8,8 +8,10 @@ use super::RelevanceIndex;
 use crate::content::Item;
 
 /// Fewest items worth a part of their own: a part costs a thread and a join that walks its
-/// vocabulary and renumbers its posting lists.
-const LEAST_ITEMS_PER_PART: usize = 1024;
+/// vocabulary and renumbers its posting lists. With 1,024, the index of 500 served skills was
+/// built on one core during a first `find_skill` (10 ms; 7 ms in two parts on two cores, as
+/// measured with `bench/first-reply.sh`'s project).
+const LEAST_ITEMS_PER_PART: usize = 128;
 
 /// Most parts; more would contend for the allocator on the small machines this runs on.
 const MOST_PARTS: usize = 4;
