@@ -147,6 +147,31 @@ impl MentionIndex {
         }
     }
 
+    /// Finds the named paths of the items at `positions` not scanned yet (`item_at` gives the
+    /// item at a position), on every core: the first `get_rules` of a large project scans a
+    /// thousand eligible texts or more (5,000 items: 4 ms on one core). Items already scanned
+    /// cost one look each, and no thread is started when none is left. Unknown positions are
+    /// skipped.
+    pub(crate) fn find_all<'item>(
+        &self,
+        positions: &[usize],
+        item_at: impl Fn(usize) -> &'item Item,
+    ) {
+        let unscanned: Vec<(&OnceLock<Vec<NamedPath>>, &Item)> = positions
+            .iter()
+            .filter_map(|position| {
+                let slot = self.named.get(*position)?;
+                slot.get().is_none().then(|| (slot, item_at(*position)))
+            })
+            .collect();
+        if unscanned.is_empty() {
+            return;
+        }
+        crate::parallel::map_in_order(&unscanned, |(slot, item)| {
+            slot.get_or_init(|| named_paths(item));
+        });
+    }
+
     /// The highest [`specificity`] to any of `paths` (project-relative) among the paths that
     /// `item`'s title, description and body name, 0 to 1 (0 when none covers them). `position`
     /// is the item's position in the list (its named paths are found once and kept); 0 for an
@@ -193,6 +218,38 @@ mod tests {
 
     fn named(word: &str) -> NamedPath {
         named_path(word).expect("a named path")
+    }
+
+    #[test]
+    fn finding_every_items_paths_at_once_gives_what_finding_them_one_by_one_gives() {
+        let items: Vec<Item> = (0..200)
+            .map(|number| {
+                let text = format!(
+                    "# Rule {number}\n\nEdit src/backends/b{}/mod.rs and keep CHANGELOG.md current.\n",
+                    number % 7
+                );
+                crate::content::root_rule_from_bytes(
+                    &format!(".ai-rulez/rules/r{number}.md"),
+                    text.as_bytes(),
+                )
+                .expect("a rule")
+            })
+            .collect();
+        let paths = ["src/backends/b3/mod.rs"];
+        let one_by_one = MentionIndex::new(items.len());
+        let expected: Vec<f64> = (0..items.len())
+            .map(|position| one_by_one.covering(position, &items[position], &paths))
+            .collect();
+        let at_once = MentionIndex::new(items.len());
+        let positions: Vec<usize> = (0..items.len() + 3).collect();
+        at_once.find_all(&positions, |position| &items[position]);
+        assert!(at_once.named.iter().all(|slot| slot.get().is_some()));
+        let found: Vec<f64> = (0..items.len())
+            .map(|position| at_once.covering(position, &items[position], &paths))
+            .collect();
+        assert_eq!(found, expected);
+        assert!((found[3] - 1.0).abs() < f64::EPSILON, "{}", found[3]);
+        assert!(found[4] < 1.0, "{}", found[4]);
     }
 
     #[test]

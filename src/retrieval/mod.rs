@@ -534,6 +534,13 @@ impl Catalog {
         self.mentions.covering(number, self.entry(number), paths)
     }
 
+    /// Finds, on every core, the named paths of the items numbered `numbers` in `knowledge` that
+    /// [`Catalog::mention`] has not looked at yet (see [`mentions::MentionIndex::find_all`]);
+    /// unknown numbers are skipped.
+    pub(crate) fn find_mentions(&self, numbers: &[usize]) {
+        self.mentions.find_all(numbers, |number| self.entry(number));
+    }
+
     /// The BM25 index over the rules (positions are indexes into `rules`), built on first use.
     pub(crate) fn search_index(&self) -> &Index {
         self.index.get_or_init(|| {

@@ -317,6 +317,7 @@ pub(crate) fn features(
     let matches = catalog.relevance().score_many(&known, &numbers);
     let path_known = catalog.relevance().known(&path_terms);
     let path_matches = catalog.relevance().score_many(&path_known, &numbers);
+    catalog.find_mentions(&numbers);
     let best = eligible
         .iter()
         .zip(&matches)
