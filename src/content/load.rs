@@ -15,6 +15,7 @@ mod notices;
 mod own_file;
 mod parse_cache;
 mod read_ahead;
+mod skill_read_ahead;
 pub(crate) mod snapshot;
 
 pub(crate) use parse_cache::ParseCache;
@@ -73,6 +74,7 @@ pub(crate) fn load_tree_cached(
         bytes_read: 0,
         parsed_files: 0,
         loaded_at,
+        skills_ahead: skill_read_ahead::SkillsAhead::default(),
     };
     loader.inline_items(config, config_path);
     let project = Tree {
@@ -225,6 +227,9 @@ struct Loader<'a> {
     /// When this load began (seconds, nanoseconds since the epoch): a parse is remembered only
     /// for a file settled by then ([`Stamp::is_settled_at`]).
     loaded_at: (i64, i64),
+    /// Listings and reads of the skills folder being loaded, made ahead; empty otherwise (its
+    /// paths are relative to that folder's tree).
+    skills_ahead: skill_read_ahead::SkillsAhead,
 }
 
 impl Loader<'_> {
@@ -385,11 +390,20 @@ impl Loader<'_> {
                 continue;
             }
             if kind == Kind::Skill {
-                for name in self.sorted_dirs(tree, &folder) {
+                let names = self.sorted_dirs(tree, &folder);
+                self.skills_ahead = skill_read_ahead::read_ahead(
+                    tree,
+                    &folder,
+                    &names,
+                    self.cache.is_some(),
+                    crate::limits::MAX_TREE_BYTES.saturating_sub(self.bytes_read),
+                );
+                for name in names {
                     let skill_dir = join(&folder, &name);
                     self.unportable_name(tree, &skill_dir, &name);
                     self.skill(tree, &skill_dir, name, layer);
                 }
+                self.skills_ahead = skill_read_ahead::SkillsAhead::default();
                 continue;
             }
             // With a warm parse cache (the MCP server after an edit, or started on a tree it
@@ -444,7 +458,11 @@ impl Loader<'_> {
 
     /// The entries of a folder; a name that is not UTF-8 is an error (it could not be opened).
     fn entries(&mut self, tree: &Tree<'_>, folder: &str) -> Vec<Entry> {
-        match tree.dir.list(folder) {
+        let listed = self
+            .skills_ahead
+            .take_listing(folder)
+            .unwrap_or_else(|| tree.dir.list(folder));
+        match listed {
             Ok(Some(entries)) => entries
                 .into_iter()
                 .filter(|entry| {
@@ -469,7 +487,11 @@ impl Loader<'_> {
         tree: &Tree<'_>,
         folder: &str,
     ) -> (Vec<Entry>, HashMap<String, Stamp>) {
-        let listed = match tree.dir.list_with_info(folder) {
+        let listed = self
+            .skills_ahead
+            .take_listing_with_info(folder)
+            .unwrap_or_else(|| tree.dir.list_with_info(folder));
+        let listed = match listed {
             Ok(Some(listed)) => listed,
             Ok(None) => return (Vec::new(), HashMap::new()),
             Err(error) => {
@@ -680,7 +702,11 @@ impl Loader<'_> {
                     self.resources(tree, skill_dir, &inner, entry.kind, resources);
                 }
             }
-            EntryKind::File => match tree.dir.read(relative, MAX_FILE_BYTES) {
+            EntryKind::File => match self
+                .skills_ahead
+                .take_read(relative)
+                .unwrap_or_else(|| tree.dir.read(relative, MAX_FILE_BYTES))
+            {
                 Ok(Some((bytes, mode))) => {
                     if self.charge(tree, relative, bytes.len()) {
                         resources.push(Resource {
