@@ -121,6 +121,16 @@ impl ProjectDir {
         found
     }
 
+    /// What this folder itself is (its times move on when an entry is added, removed or
+    /// renamed in it).
+    ///
+    /// Errors: [`Error::Io`] when the kernel refuses `fstat` on the open folder.
+    pub fn own_info(&self) -> Result<Info> {
+        rustix::fs::fstat(&self.handle)
+            .map(|stat| info_of(&stat))
+            .map_err(|errno| io_error(&self.root.display().to_string(), "reading", errno))
+    }
+
     /// Notes in the running record (see [`record`]) what a look at `relative` found; an error
     /// taints the record.
     fn observe(&self, relative: &str, found: &Result<Option<Info>>) {

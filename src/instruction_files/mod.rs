@@ -16,7 +16,10 @@
 //! symlink; files are then read through [`crate::confined_fs`]. Generated copies (files carrying
 //! an ai-rulez banner) are skipped: their sources are served already.
 
+mod kept_index;
 mod query;
+
+pub(crate) use kept_index::CachedIndex;
 
 pub(crate) use query::{
     DEFAULT_BUDGET_BYTES, DEFAULT_LIMIT, FindContextReply, FindContextRequest, LoadedContext,
@@ -138,40 +141,6 @@ pub(crate) struct InstructionIndex {
     /// Files left out because screening found an error in them: (path, the first error as
     /// `CODE on line N: message`), in path order.
     pub withheld: Vec<(String, String)>,
-}
-
-/// How long an index is reused before the tree is walked again: a nested `AGENTS.md` added
-/// meanwhile is found within this time (`load_context` always reads the current text of a file
-/// the index knows). Nothing watches the tree outside `.ai-rulez/`, so age is the refresh.
-pub(crate) const MAX_AGE: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// An index kept between calls and rebuilt when older than [`MAX_AGE`].
-#[derive(Debug, Default)]
-pub(crate) struct CachedIndex {
-    built: std::sync::Mutex<Option<(std::time::Instant, std::sync::Arc<InstructionIndex>)>>,
-}
-
-impl CachedIndex {
-    /// The index of the project at `dir` (see [`build`] for `config_dir_relative`), built on
-    /// first use and again once older than [`MAX_AGE`].
-    pub(crate) fn get(
-        &self,
-        dir: &ProjectDir,
-        config_dir_relative: &str,
-    ) -> std::sync::Arc<InstructionIndex> {
-        let mut built = self
-            .built
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((when, index)) = built.as_ref()
-            && when.elapsed() < MAX_AGE
-        {
-            return std::sync::Arc::clone(index);
-        }
-        let index = std::sync::Arc::new(build(dir, config_dir_relative));
-        *built = Some((std::time::Instant::now(), std::sync::Arc::clone(&index)));
-        index
-    }
 }
 
 /// Where a candidate file sits: its scope, its path within the scope, kind and source.

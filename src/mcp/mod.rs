@@ -302,12 +302,15 @@ impl Server {
 
     /// Runs a tool of the `context` toolset on the instruction files of the project found from
     /// `working_directory` (or from the folder of an absolute `path`), without loading the
-    /// project's items: `run` gets the index (built on first use, rebuilt when ten seconds old),
-    /// the project's root folder and its root directory.
+    /// project's items: `run` gets the index, the project's root folder and its root directory.
+    /// The index is built on first use and rebuilt when ten seconds old or, with `along` (the
+    /// file or folder the call asks about, as typed), when something along it changed (see
+    /// [`crate::instruction_files::CachedIndex::get`]).
     pub(crate) fn read_instruction_files<T>(
         &self,
         working_directory: Option<&str>,
         path: Option<&str>,
+        along: Option<&str>,
         run: impl FnOnce(
             &crate::instruction_files::InstructionIndex,
             &crate::confined_fs::ProjectDir,
@@ -326,7 +329,8 @@ impl Server {
             Arc::clone(indexes.entry(root.clone()).or_default())
         };
         // The state lock is not held while the tree is walked: other tools go on meanwhile.
-        let index = cached.get(&dir, config_dir);
+        let along = along.and_then(|typed| crate::retrieval::project_relative(&root, typed));
+        let index = cached.get(&dir, config_dir, along.as_deref());
         run(&index, &dir, &root)
     }
 
@@ -697,7 +701,7 @@ impl ServerHandler for Server {
     ) -> std::result::Result<ReadResourceResponse, ErrorData> {
         if request.uri.starts_with("context://") {
             let contents = tokio::task::block_in_place(|| {
-                self.read_instruction_files(None, None, |index, dir, _| {
+                self.read_instruction_files(None, None, None, |index, dir, _| {
                     resources::read_context(index, dir, &request.uri).map_err(ToolError)
                 })
             })

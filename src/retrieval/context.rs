@@ -190,7 +190,7 @@ fn memory_entries(
 /// and the agents. Files ai-rulez generated are not indexed: their content is already listed
 /// above.
 fn instruction_files(catalog: &Catalog, path: &str, folder: bool) -> Vec<ContextEntry> {
-    let index = catalog.instruction_index();
+    let index = catalog.instruction_index(path);
     let mut found: Vec<&crate::instruction_files::InstructionFile> = index
         .files
         .iter()

@@ -406,11 +406,14 @@ impl Catalog {
 
     /// The index of the instruction files the repository already has (see
     /// [`crate::instruction_files`]), built on first use and rebuilt when older than ten
-    /// seconds.
+    /// seconds or when something along `along` (a project-relative file or folder) changed.
     #[must_use]
-    pub(crate) fn instruction_index(&self) -> Arc<InstructionIndex> {
-        self.instruction_files
-            .get(&self.project.dir, &self.project.config_dir_relative)
+    pub(crate) fn instruction_index(&self, along: &str) -> Arc<InstructionIndex> {
+        self.instruction_files.get(
+            &self.project.dir,
+            &self.project.config_dir_relative,
+            Some(along),
+        )
     }
 
     /// The served skills of the default view (screened on first use; see [`skills`]). The

@@ -225,14 +225,28 @@ fn load_context_reads_the_current_text_by_uri_or_scope_and_name_within_the_budge
         by_name["uri"],
         "context://pkg/api/.claude/rules/handlers.md"
     );
-    // Edited after indexing: the reply is the new text and says it changed.
+    // Edited after indexing: by URI, which names no folder to look along, the index is kept
+    // and the reply is the new text and says it changed.
     let longer = format!("# API conventions\n\n{}", "Validate input.\n".repeat(40));
     project.write("pkg/api/AGENTS.md", &longer);
+    let by_uri = server.ok(
+        "load_context",
+        json!({"uri": "context://pkg/api/AGENTS.md", "budget_bytes": 256}),
+    );
+    assert_eq!(by_uri["changed_since_index"], true);
+    assert_eq!(by_uri["truncated"], true);
+    // By scope the edit in that folder is seen, so the index is walked again and the file is
+    // as indexed.
     let cut = server.ok(
         "load_context",
         json!({"scope": "pkg/api", "name": "AGENTS.md", "budget_bytes": 256}),
     );
-    assert_eq!(cut["changed_since_index"], true);
+    assert_eq!(cut["changed_since_index"], false);
+    assert_eq!(
+        cut["hash"],
+        format!("sha256:{}", crate::support::sha256sum(longer.as_bytes()))
+    );
+    assert_eq!(cut["text"], by_uri["text"]);
     assert_eq!(cut["truncated"], true);
     assert_eq!(cut["bytes"], longer.len());
     let kept = cut["text"].as_str().expect("text");
@@ -478,6 +492,77 @@ fn the_ai_rulez_section_of_a_hand_written_root_file_is_not_served_again() {
     assert_eq!(
         read["result"]["contents"][0]["text"],
         "# Our notes\n\nHand-written text.\n\n"
+    );
+    server.finish();
+}
+
+#[test]
+fn a_file_added_edited_or_removed_along_the_path_is_seen_by_the_next_call() {
+    let project = monorepo();
+    let mut server = start(&project);
+    let path = json!({"path": "pkg/api/handlers/user.go"});
+    let before = [
+        "instruction pkg/api AGENTS.md",
+        "rule pkg/api handlers",
+        "agent pkg/api reviewer",
+        "instruction . AGENTS.md",
+        "rule . go",
+    ];
+    assert_eq!(names(&server.ok("find_context", path.clone())), before);
+    let instruction_ids = |context: &Value| -> Vec<String> {
+        context["entries"]
+            .as_array()
+            .expect("entries")
+            .iter()
+            .filter(|entry| entry["kind"] == "instructions")
+            .map(|entry| entry["id"].as_str().expect("id").to_owned())
+            .collect()
+    };
+    let context_before = instruction_ids(&server.ok("get_context", path.clone()));
+    assert_eq!(context_before[0], "pkg/api/AGENTS.md");
+
+    // An agent writes an instruction file for the folder it works in and asks again at once,
+    // well within the ten seconds the index is otherwise kept.
+    project.write(
+        "pkg/api/handlers/AGENTS.md",
+        "# Handlers\n\nOne handler per file.\n",
+    );
+    let added = names(&server.ok("find_context", path.clone()));
+    assert_eq!(added[0], "instruction pkg/api/handlers AGENTS.md");
+    assert_eq!(added[1..], before);
+
+    // A rule's globs edited in place: it no longer matches the path.
+    project.write(
+        "pkg/api/.claude/rules/handlers.md",
+        "---\npaths: \"jobs/**\"\ndescription: How jobs report errors\n---\nRetry twice.\n",
+    );
+    let edited = names(&server.ok("find_context", path.clone()));
+    assert!(
+        !edited.contains(&"rule pkg/api handlers".to_owned()),
+        "{edited:?}"
+    );
+    assert_eq!(edited.len(), 5, "{edited:?}");
+
+    // A removed file is gone, and `get_context` for the path agrees.
+    fs_err::remove_file(project.path().join("pkg/api/AGENTS.md")).expect("remove");
+    let removed = names(&server.ok("find_context", path.clone()));
+    assert_eq!(
+        removed,
+        [
+            "instruction pkg/api/handlers AGENTS.md",
+            "agent pkg/api reviewer",
+            "instruction . AGENTS.md",
+            "rule . go",
+        ]
+    );
+    assert_eq!(
+        instruction_ids(&server.ok("get_context", path)),
+        [
+            "pkg/api/handlers/AGENTS.md",
+            "pkg/api/.claude/agents/reviewer.md",
+            "AGENTS.md",
+            ".github/instructions/go.instructions.md",
+        ]
     );
     server.finish();
 }

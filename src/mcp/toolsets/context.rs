@@ -26,7 +26,9 @@ fn find_context() -> ToolSpec {
         ),
         handler: Handler::new(|server, args: FindContextArgs| -> Reply<FindContextReply> {
             let hint = args.path.as_deref();
-            server.read_instruction_files(args.working_directory.as_deref(), hint, |index, _, root| {
+            // A folder listed recursively has no single chain of folders to look along.
+            let along = hint.or(args.scope.as_deref().filter(|_| args.recursive != Some(true)));
+            server.read_instruction_files(args.working_directory.as_deref(), hint, along, |index, _, root| {
                 let path = match &args.path {
                     Some(path) => Some(
                         retrieval::project_relative(root, path).ok_or_else(|| {
@@ -77,7 +79,8 @@ fn load_context() -> ToolSpec {
         toolset: Toolset::Context,
         pairing: Pairing::NoCommand("people open the file"),
         handler: Handler::new(|server, args: LoadContextArgs| -> Reply<LoadedContext> {
-            server.read_instruction_files(args.working_directory.as_deref(), None, |index, dir, _| {
+            let along = args.scope.as_deref();
+            server.read_instruction_files(args.working_directory.as_deref(), None, along, |index, dir, _| {
                 let scope_and_name = match (&args.scope, &args.name) {
                     (Some(scope), Some(name)) => Some((scope.as_str(), name.as_str())),
                     (None, None) => None,
