@@ -17,8 +17,9 @@
 //! memo. The memo lives in `.ai-rulez/local/`, which is never committed (an inode means nothing
 //! on another machine).
 //!
-//! Format: a header line `ai-rulez generate memo 1`, then tab-separated lines: `binary`,
-//! `root`, `config`, `profile`, `env`, `warning` and `unchanged` lines for the run, then per
+//! Format: a header line `ai-rulez generate memo 2`, then tab-separated lines: `binary`,
+//! `root`, `config`, `profile`, `env`, `warning`, `unchanged` and (when the run said the lock is
+//! stale) `lock` lines for the run, then per
 //! folder a `folder <path>` line followed by its entries (`absent <name>`, `dir <name>`,
 //! `file <name> <kind> <size> <mtime s> <mtime ns> <ctime s> <ctime ns> <inode> <mode>`,
 //! `list <name> <kind:name>/...`), and a last line `end <number of entries>`. Text values that
@@ -41,18 +42,23 @@ pub(crate) const FILE_NAME: &str = "generate-memo";
 pub(crate) const LEAST_OUTPUTS: usize = 512;
 
 /// The header line that names the format.
-const HEADER: &str = "ai-rulez generate memo 1";
+const HEADER: &str = "ai-rulez generate memo 2";
 
 /// Largest memo read (512 MiB: several million facts).
 const MAX_BYTES: u64 = 512 * 1024 * 1024;
 
-/// What a remembered run printed: its warnings (in order) and the number of unchanged outputs.
+/// What a remembered run printed: its warnings (in order), the number of unchanged outputs and
+/// what it said of the lock.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Memo {
     /// The warnings the run printed, in order.
     pub warnings: Vec<String>,
     /// Outputs it found up to date.
     pub unchanged: usize,
+    /// The sentence saying the project's lock is stale or unreadable
+    /// ([`crate::lock::pin::stale_lock_notice`]); `None` when there is no lock or it matched.
+    /// The lock check's reads are part of the run's facts, so the sentence holds while they do.
+    pub lock_notice: Option<String>,
 }
 
 /// What must be the same for a memo to apply besides the files: the project root, its config
@@ -291,6 +297,9 @@ fn memo_text(
         text.push_str(&format!("warning\t{}\n", json_string(warning)));
     }
     text.push_str(&format!("unchanged\t{}\n", memo.unchanged));
+    if let Some(notice) = &memo.lock_notice {
+        text.push_str(&format!("lock\t{}\n", json_string(notice)));
+    }
     let mut count = 0usize;
     let groups = group(&facts);
     for (folder, entries) in groups {
@@ -433,6 +442,7 @@ fn parse(text: &str) -> Option<Parsed<'_>> {
     let mut environment = Vec::new();
     let mut warnings = Vec::new();
     let mut unchanged = None;
+    let mut lock_notice = None;
     let mut groups: Vec<(&str, Vec<(&str, Fact)>)> = Vec::new();
     let mut count = 0usize;
     for line in lines {
@@ -446,6 +456,7 @@ fn parse(text: &str) -> Option<Parsed<'_>> {
             }
             "warning" => warnings.push(serde_json::from_str(rest).ok()?),
             "unchanged" => unchanged = Some(rest.parse().ok()?),
+            "lock" => lock_notice = Some(serde_json::from_str(rest).ok()?),
             "folder" => groups.push((rest, Vec::new())),
             "end" => {
                 // Anything after the last line, or a count that differs, is not this format.
@@ -455,6 +466,7 @@ fn parse(text: &str) -> Option<Parsed<'_>> {
                     memo: Memo {
                         warnings,
                         unchanged: unchanged?,
+                        lock_notice,
                     },
                     groups,
                 });
@@ -594,6 +606,7 @@ mod tests {
         let memo = Memo {
             warnings: vec!["said before".to_owned()],
             unchanged: outcome.report.changes.len(),
+            lock_notice: Some(LOCK_NOTICE.to_owned()),
         };
         let began = crate::file_times::now();
         remember(
@@ -612,6 +625,9 @@ mod tests {
 
     const MEMO: &str = ".ai-rulez/local/generate-memo";
 
+    /// A notice with a tab and a line break, which the memo must carry as written.
+    const LOCK_NOTICE: &str = "ai-rulez.lock is now stale (2 difference(s))\tsee\nbelow";
+
     #[test]
     fn a_no_op_run_is_recalled_until_a_source_changes_even_within_the_same_second() {
         let folder = project(&FILES);
@@ -621,6 +637,7 @@ mod tests {
             // CLAUDE.md, .claude/rules/{alpha,beta}.md, .cursor/rules/{alpha,beta}.mdc and
             // the manifest.
             unchanged: 6,
+            lock_notice: Some(LOCK_NOTICE.to_owned()),
         };
         assert_eq!(recalled(&outcome), Some(expected.clone()));
         // Rewriting a file with bytes of the same size at once (same second, same size) still
@@ -671,7 +688,7 @@ mod tests {
             .0
             .to_owned()
             + "\n";
-        let older = text.replacen("memo 1", "memo 0", 1);
+        let older = text.replacen("memo 2", "memo 1", 1);
         let (binary_line, _) = text
             .lines()
             .nth(1)
@@ -716,6 +733,7 @@ mod tests {
         let memo = Memo {
             warnings: Vec::new(),
             unchanged: 3,
+            lock_notice: None,
         };
         let later = (crate::file_times::now().0 + 3, 0);
         assert_eq!(

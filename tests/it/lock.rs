@@ -1216,3 +1216,60 @@ fn diff_of_a_crlf_section_shows_only_the_edited_line() {
         .collect();
     assert_eq!(shown, ["-Always test.", "+Edited."], "{printed}");
 }
+
+/// A project of 520 rules written for Cursor (one output each and the manifest, enough for
+/// `generate` to remember a no-op run, see `run_memo::LEAST_OUTPUTS`), generated and locked.
+fn remembered_project() -> Project {
+    let project = project("[\"cursor\"]");
+    for number in 0..520 {
+        project.write(
+            &format!(".ai-rulez/rules/rule-{number:03}.md"),
+            format!("# Rule {number}\n\nKeep module {number} small.\n"),
+        );
+    }
+    lock(&project);
+    project
+}
+
+/// The bytes and the modification time of the generate memo, to tell a recalled run (which
+/// leaves it) from a full one (which writes it again).
+fn memo_state(project: &Project) -> (Vec<u8>, std::time::SystemTime) {
+    let path = project.path().join(".ai-rulez/local/generate-memo");
+    let modified = fs_err::metadata(&path)
+        .expect("a memo")
+        .modified()
+        .expect("a time");
+    (fs_err::read(&path).expect("memo bytes"), modified)
+}
+
+#[test]
+fn a_remembered_no_op_generate_says_what_the_full_run_said_of_the_lock_until_the_lock_changes() {
+    let project = remembered_project();
+    // A source edited and generated after the lock: the lock is stale, the outputs are not.
+    project.write(
+        ".ai-rulez/rules/rule-000.md",
+        "# Rule 0\n\nKeep module 0 tiny.\n",
+    );
+    project.run(&["generate"]).expect_code(0);
+    std::thread::sleep(std::time::Duration::from_millis(2_100));
+    let stale = "0 written, 521 unchanged, 0 removed\n.ai-rulez/ai-rulez.lock is now stale (2 difference(s) from the sources and generated files); run `ai-rulez lock` and commit it\n";
+    // A full no-op run writes the memo (the first one also makes `.ai-rulez/local/`, which its
+    // own facts said was absent, so the memo of the run after it is the first that holds); the
+    // next run is recalled from it and says the same of the lock.
+    for _ in 0..2 {
+        assert_eq!(project.run(&["generate"]).stderr(), stale);
+    }
+    let written = memo_state(&project);
+    let recalled = project.run(&["generate"]);
+    assert_eq!(recalled.stderr(), stale);
+    assert_eq!(recalled.code(), 0);
+    assert!(memo_state(&project) == written, "the last run is recalled");
+
+    // Locking again changes a file the lock check read, so the memo no longer applies and the
+    // run says nothing of the lock.
+    project.run(&["lock"]).expect_code(0);
+    let after_lock = project.run(&["generate"]);
+    assert_eq!(after_lock.stderr(), "0 written, 521 unchanged, 0 removed\n");
+    // The new lock was written less than 2 s before that run, so it kept no memo.
+    assert!(!project.exists(".ai-rulez/local/generate-memo"));
+}
