@@ -159,6 +159,32 @@ pub(crate) fn banner_provenance(bytes: &[u8]) -> Provenance {
     Provenance::NoBanner
 }
 
+/// `bytes` without its ai-rulez sha256 banner line: the first line of the first 40 that carries
+/// [`SHA256_MARKER`] (a managed section's BEGIN line does not count, as in
+/// [`banner_provenance`]). `None` when there is no such line. Two texts equal after this differ
+/// only in the banner, which ai-rulez writes, so replacing one with the other loses nothing.
+#[must_use]
+pub(crate) fn without_banner_line(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut offset = 0;
+    for _ in 0..40 {
+        let rest = bytes.get(offset..).filter(|rest| !rest.is_empty())?;
+        let line_end = rest
+            .iter()
+            .position(|&byte| byte == b'\n')
+            .map_or(rest.len(), |index| index + 1);
+        let line = &rest[..line_end];
+        if !line.starts_with(b"<!-- BEGIN ai-rulez")
+            && find_hex_after(line, SHA256_MARKER).is_some()
+        {
+            let mut without = bytes[..offset].to_vec();
+            without.extend_from_slice(&rest[line_end..]);
+            return Some(without);
+        }
+        offset += line_end;
+    }
+    None
+}
+
 /// What a generated file's banner says it is generated from (`.ai-rulez/rules/style.md`, or
 /// `.ai-rulez/` for a file built from many items), read from the first two lines (the banner is
 /// line 1, or line 2 after an opening `---`). `None` when there is no ai-rulez sha256 banner.
@@ -282,6 +308,20 @@ mod tests {
         bytes.push(b'x');
         assert_eq!(banner_provenance(&bytes), Provenance::Edited);
         assert_eq!(banner_provenance(b"# plain\n"), Provenance::NoBanner);
+    }
+
+    #[test]
+    fn without_banner_line_drops_only_the_banner_line() {
+        let hex = "ab".repeat(32);
+        let file = format!("---\nglobs: x\n# Content-Hash: sha256:{hex}\n---\n# Body\n");
+        assert_eq!(
+            without_banner_line(file.as_bytes()).as_deref(),
+            Some(b"---\nglobs: x\n---\n# Body\n".as_slice())
+        );
+        // A marker with a short digest is not a banner, nor is a section's BEGIN line.
+        assert_eq!(without_banner_line(b"Content-Hash: sha256:ab\n"), None);
+        let section = format!("<!-- BEGIN ai-rulez Content-Hash: sha256:{hex} -->\ntext\n");
+        assert_eq!(without_banner_line(section.as_bytes()), None);
     }
 
     #[test]

@@ -562,8 +562,15 @@ impl<'a> State<'a> {
         // Nor does one that differs only in its final new lines (hand-written files often end
         // without one): the text is the same.
         let bare = without_banner(markdown);
+        // A generated file edited by hand whose edit is already in its sources (the edit was
+        // copied there, as the refusal advises) differs from the output only in the banner's
+        // digest: replacing it loses nothing either.
         let equivalent = *disk_text == *bare.as_slice()
-            || trim_final_newlines(&disk_text) == trim_final_newlines(&bare);
+            || trim_final_newlines(&disk_text) == trim_final_newlines(&bare)
+            || (provenance == Provenance::Edited
+                && crate::hash::without_banner_line(&disk_text)
+                    .zip(crate::hash::without_banner_line(&markdown.bytes))
+                    .is_some_and(|(disk, planned)| disk == planned));
         // `--force` never overrides the section: a hand-written root file keeps its text.
         if ours || equivalent || !markdown.section_allowed {
             let provenance = if equivalent {

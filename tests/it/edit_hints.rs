@@ -377,3 +377,44 @@ fn generate_says_when_it_leaves_the_lock_stale() {
     let again = project.run(&["generate"]);
     assert_eq!(again.stderr(), "0 written, 3 unchanged, 0 removed\n");
 }
+
+#[test]
+fn a_hand_edit_copied_into_its_source_as_advised_lets_generate_replace_the_file() {
+    let project = generated_claude_project();
+    let output = project.read(".claude/rules/style.md");
+    project.write(
+        ".claude/rules/style.md",
+        format!("{output}Prefer early returns.\n"),
+    );
+    // The advice followed: the same line added to the rule's source.
+    let source = project.read(".ai-rulez/rules/style.md");
+    project.write(
+        ".ai-rulez/rules/style.md",
+        format!("{source}Prefer early returns.\n"),
+    );
+    let generated = project.run(&["generate"]);
+    generated.expect_code(0);
+    assert_eq!(
+        generated.stdout(),
+        "update: .ai-rulez/.generated-manifest.json\nupdate: .claude/rules/style.md\n"
+    );
+    assert!(!project.exists(".claude/rules/style.md.orig"));
+    let written = project.read(".claude/rules/style.md");
+    assert!(
+        written.ends_with("Keep functions short.\nPrefer early returns.\n"),
+        "{written}"
+    );
+    project.run(&["generate", "--check"]).expect_code(0);
+
+    // An edit that is not in the source is still refused.
+    project.write(
+        ".claude/rules/style.md",
+        format!("{written}Not in the source.\n"),
+    );
+    project.run(&["generate"]).expect_code(1);
+    assert!(
+        project
+            .read(".claude/rules/style.md")
+            .ends_with("Not in the source.\n")
+    );
+}
