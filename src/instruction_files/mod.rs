@@ -347,6 +347,9 @@ fn candidates(root: &Path, config_dir_relative: &str) -> Vec<(String, Placement)
     let walk = ignore::WalkBuilder::new(root)
         .hidden(false)
         .parents(false)
+        // Git does not read ripgrep's `.ignore` files, so a folder they hide is still one git
+        // lists and its instruction files apply.
+        .ignore(false)
         .git_global(false)
         .require_git(false)
         .follow_links(false)

@@ -566,3 +566,20 @@ fn a_file_added_edited_or_removed_along_the_path_is_seen_by_the_next_call() {
     );
     server.finish();
 }
+
+#[test]
+fn a_folder_hidden_only_by_an_ignore_file_git_does_not_read_is_still_indexed() {
+    let project = monorepo();
+    project.write(".ignore", "pkg/\n");
+    let mut server = start(&project);
+    let reply = server.ok("find_context", json!({"path": "pkg/api/main.go"}));
+    assert_eq!(
+        names(&reply),
+        [
+            "instruction pkg/api AGENTS.md",
+            "agent pkg/api reviewer",
+            "instruction . AGENTS.md",
+            "rule . go",
+        ]
+    );
+}
