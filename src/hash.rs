@@ -125,46 +125,51 @@ pub(crate) enum Provenance {
 pub(crate) fn banner_provenance(bytes: &[u8]) -> Provenance {
     // A banner is only ever written into text, so its hash is checked on LF line ends.
     let bytes = &*lf_line_ends(bytes);
-    let mut offset = 0;
-    for _ in 0..40 {
-        let Some(rest) = bytes.get(offset..) else {
-            break;
-        };
-        if rest.is_empty() {
-            break;
-        }
-        let line_end = rest
-            .iter()
-            .position(|&byte| byte == b'\n')
-            .map_or(rest.len(), |index| index + 1);
-        let line = &rest[..line_end];
-        let after = &rest[line_end..];
-        // A managed section's BEGIN line carries the section's own hash, not the file's.
-        if line.starts_with(b"<!-- BEGIN ai-rulez") {
-            offset += line_end;
-            continue;
-        }
-        if let Some(claimed) = find_hex_after(line, SHA256_MARKER) {
-            return if claimed == sha256_hex(after) {
+    match find_banner_line(bytes) {
+        None => Provenance::NoBanner,
+        Some(banner) if banner.kind == BannerKind::Sha256 => {
+            if banner.claimed == sha256_hex(&bytes[banner.line.end..]) {
                 Provenance::Unedited
             } else {
                 Provenance::Edited
-            };
+            }
         }
-        if let Some(claimed) = find_hex_after(line, BLAKE3_MARKER) {
-            return go_banner_provenance(&claimed, bytes, offset + line_end);
-        }
-        offset += line_end;
+        Some(banner) => go_banner_provenance(&banner.claimed, bytes, banner.line.end),
     }
-    Provenance::NoBanner
 }
 
-/// `bytes` without its ai-rulez sha256 banner line: the first line of the first 40 that carries
-/// [`SHA256_MARKER`] (a managed section's BEGIN line does not count, as in
-/// [`banner_provenance`]). `None` when there is no such line. Two texts equal after this differ
-/// only in the banner, which ai-rulez writes, so replacing one with the other loses nothing.
+/// `bytes` without its ai-rulez sha256 banner line, the line [`banner_provenance`] reads; `None`
+/// when the banner is not ours or there is none. Two texts equal after this differ only in the
+/// banner, which ai-rulez writes, so replacing one with the other loses nothing.
 #[must_use]
 pub(crate) fn without_banner_line(bytes: &[u8]) -> Option<Vec<u8>> {
+    let banner = find_banner_line(bytes).filter(|banner| banner.kind == BannerKind::Sha256)?;
+    let mut without = bytes[..banner.line.start].to_vec();
+    without.extend_from_slice(&bytes[banner.line.end..]);
+    Some(without)
+}
+
+/// Which tool's banner a line carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BannerKind {
+    /// Ours: `Content-Hash: sha256:` over the bytes after the line.
+    Sha256,
+    /// The Go ai-rulez's: `Content-Hash: blake3:` over its body (see [`go_banner_provenance`]).
+    Blake3,
+}
+
+/// A banner line found in a file.
+struct BannerLine {
+    /// Byte range of the line, its line end included.
+    line: std::ops::Range<usize>,
+    kind: BannerKind,
+    /// The 64 lower-case hex digits the line claims.
+    claimed: String,
+}
+
+/// The first line of the first 40 of `bytes` that carries a banner's hash. A managed section's
+/// BEGIN line carries the section's own hash, not the file's, so it does not count.
+fn find_banner_line(bytes: &[u8]) -> Option<BannerLine> {
     let mut offset = 0;
     for _ in 0..40 {
         let rest = bytes.get(offset..).filter(|rest| !rest.is_empty())?;
@@ -173,14 +178,24 @@ pub(crate) fn without_banner_line(bytes: &[u8]) -> Option<Vec<u8>> {
             .position(|&byte| byte == b'\n')
             .map_or(rest.len(), |index| index + 1);
         let line = &rest[..line_end];
-        if !line.starts_with(b"<!-- BEGIN ai-rulez")
-            && find_hex_after(line, SHA256_MARKER).is_some()
-        {
-            let mut without = bytes[..offset].to_vec();
-            without.extend_from_slice(&rest[line_end..]);
-            return Some(without);
-        }
+        let line_range = offset..offset + line_end;
         offset += line_end;
+        if line.starts_with(b"<!-- BEGIN ai-rulez") {
+            continue;
+        }
+        let found = [
+            (BannerKind::Sha256, SHA256_MARKER),
+            (BannerKind::Blake3, BLAKE3_MARKER),
+        ]
+        .into_iter()
+        .find_map(|(kind, marker)| Some((kind, find_hex_after(line, marker)?)));
+        if let Some((kind, claimed)) = found {
+            return Some(BannerLine {
+                line: line_range,
+                kind,
+                claimed,
+            });
+        }
     }
     None
 }

@@ -364,8 +364,8 @@ pub(crate) fn stale_lock_notice(start: &Path) -> Result<Option<String>> {
             paths.lock_file,
             changes.len()
         )),
-        // A damaged lock's error already says to run `ai-rulez lock`; other errors do not.
-        Err(error) if error.to_string().contains("run `ai-rulez lock`") => Some(error.to_string()),
-        Err(error) => Some(format!("{error}; run `ai-rulez lock` to rewrite the lock")),
+        // Every damaged-lock error already says to run `ai-rulez lock`; an error reading the
+        // lock or the files says what failed, and rewriting the lock would not mend it.
+        Err(error) => Some(error.to_string()),
     })
 }

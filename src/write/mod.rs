@@ -19,7 +19,7 @@ use std::borrow::Cow;
 use crate::confined_fs::ProjectDir;
 use crate::confined_fs::record as confined_fs_record;
 use crate::error::{Error, Result};
-use crate::hash::{Provenance, banner_provenance, comparable, content_digest};
+use crate::hash::{Provenance, banner_provenance, comparable, content_digest, without_banner_line};
 use crate::manifest::Manifest;
 use crate::plan::{Content, Markdown, Plan};
 
@@ -562,15 +562,12 @@ impl<'a> State<'a> {
         // Nor does one that differs only in its final new lines (hand-written files often end
         // without one): the text is the same.
         let bare = without_banner(markdown);
-        // A generated file edited by hand whose edit is already in its sources (the edit was
-        // copied there, as the refusal advises) differs from the output only in the banner's
-        // digest: replacing it loses nothing either.
-        let equivalent = *disk_text == *bare.as_slice()
-            || trim_final_newlines(&disk_text) == trim_final_newlines(&bare)
+        let same_text = |text: &[u8]| trim_final_newlines(text) == trim_final_newlines(&bare);
+        // Nor does a generated file edited by hand whose edit is already in its sources (copied
+        // there, as the refusal advises): only its banner's digest differs.
+        let equivalent = same_text(&disk_text)
             || (provenance == Provenance::Edited
-                && crate::hash::without_banner_line(&disk_text)
-                    .zip(crate::hash::without_banner_line(&markdown.bytes))
-                    .is_some_and(|(disk, planned)| disk == planned));
+                && without_banner_line(&disk_text).is_some_and(|text| same_text(&text)));
         // `--force` never overrides the section: a hand-written root file keeps its text.
         if ours || equivalent || !markdown.section_allowed {
             let provenance = if equivalent {

@@ -78,6 +78,12 @@ fn edit_rule_source_and_output(project: &Project) {
     );
 }
 
+/// Adds `text` at the end of the project file `relative`.
+fn append(project: &Project, relative: &str, text: &str) {
+    let before = project.read(relative);
+    project.write(relative, format!("{before}{text}"));
+}
+
 #[test]
 fn check_diff_prints_a_unified_diff_of_each_drifting_file() {
     let project = generated_claude_project();
@@ -229,10 +235,7 @@ fn lock_diff_shows_content_where_the_lock_knows_it_and_says_what_differs_elsewhe
 fn check_after_a_hand_edit_names_the_source_item_and_the_orig_copy_force_makes() {
     let project = generated_claude_project();
     let output = project.read(".claude/rules/style.md");
-    project.write(
-        ".claude/rules/style.md",
-        format!("{output}A hand-written line.\n"),
-    );
+    append(&project, ".claude/rules/style.md", "A hand-written line.\n");
     let check = project.run(&["generate", "--check"]);
     check.expect_code(2);
     assert_eq!(check.stdout(), "edited: .claude/rules/style.md\n");
@@ -381,16 +384,16 @@ fn generate_says_when_it_leaves_the_lock_stale() {
 #[test]
 fn a_hand_edit_copied_into_its_source_as_advised_lets_generate_replace_the_file() {
     let project = generated_claude_project();
-    let output = project.read(".claude/rules/style.md");
-    project.write(
+    append(
+        &project,
         ".claude/rules/style.md",
-        format!("{output}Prefer early returns.\n"),
+        "Prefer early returns.\n",
     );
     // The advice followed: the same line added to the rule's source.
-    let source = project.read(".ai-rulez/rules/style.md");
-    project.write(
+    append(
+        &project,
         ".ai-rulez/rules/style.md",
-        format!("{source}Prefer early returns.\n"),
+        "Prefer early returns.\n",
     );
     let generated = project.run(&["generate"]);
     generated.expect_code(0);
@@ -407,10 +410,7 @@ fn a_hand_edit_copied_into_its_source_as_advised_lets_generate_replace_the_file(
     project.run(&["generate", "--check"]).expect_code(0);
 
     // An edit that is not in the source is still refused.
-    project.write(
-        ".claude/rules/style.md",
-        format!("{written}Not in the source.\n"),
-    );
+    append(&project, ".claude/rules/style.md", "Not in the source.\n");
     project.run(&["generate"]).expect_code(1);
     assert!(
         project

@@ -623,6 +623,18 @@ fn damaged_lock_is_a_clear_error() {
     fails_with(&project, &["lock", "--check"], DAMAGED);
     fails_with(&project, &["lock", "--diff"], DAMAGED);
     fails_with(&project, &["generate", "--locked"], DAMAGED);
+    // A plain generate writes nothing (the rich fixture's 58 outputs are up to date) and ends
+    // by saying the same, once; its warning is the fixture's own.
+    let generated = project.run(&["generate"]);
+    generated.expect_code(0);
+    let notice = DAMAGED.strip_prefix("error: ").expect("an error line");
+    assert_eq!(
+        generated.stderr(),
+        format!(
+            "warning: junie: MCP server `tracker` is left out of .junie/mcp/mcp.json: JetBrains Junie has no http transport (the other assistants still get it)\n\
+             0 written, 58 unchanged, 0 removed\n{notice}"
+        )
+    );
 
     // A forged tree as well still does not match the entries.
     project.write(
