@@ -59,6 +59,79 @@ pub(crate) fn ignored_among(project_root: &Path, relative: &[&str]) -> Result<BT
     Ok(ignored)
 }
 
+/// The files git lists among a project's files: `walked` (project-relative paths found by a walk
+/// that read only the project's own ignore files) less those git ignores and does not track,
+/// plus every tracked regular file of the project for which `wanted` holds, which a walk that
+/// skips ignored folders misses when the file was added with `git add --force`. Git's verdict
+/// takes in what a walk of the project alone cannot see: `.gitignore` files of the folders
+/// above the project, `.git/info/exclude` and `core.excludesFile`. Output: sorted, without
+/// duplicates. Outside a git repository, or when the project is not in its work tree, `walked`
+/// is returned sorted as it is. Symlinks and submodules in the index are not files and are
+/// left out.
+///
+/// Errors: [`Error::Usage`] when the repository exists but its index or ignore rules cannot be
+/// read.
+pub(crate) fn listed_among(
+    project_root: &Path,
+    walked: Vec<String>,
+    wanted: impl Fn(&str) -> bool,
+) -> Result<Vec<String>> {
+    // Git's answer depends on files outside the confined layer's record of reads.
+    crate::confined_fs::record::taint();
+    let fallback = |mut walked: Vec<String>| {
+        walked.sort();
+        walked.dedup();
+        Ok(walked)
+    };
+    let Ok(repository) = gix::discover(project_root) else {
+        return fallback(walked);
+    };
+    let Some(prefix) = index_prefix(&repository, project_root) else {
+        return fallback(walked);
+    };
+    let failure = |error: &dyn std::fmt::Display| {
+        Error::Usage(format!("cannot read what git lists: {error}"))
+    };
+    let index = repository
+        .index_or_empty()
+        .map_err(|error| failure(&error))?;
+    let mut listed = BTreeSet::new();
+    for entry in index.entries() {
+        let is_file = matches!(
+            entry.mode,
+            gix::index::entry::Mode::FILE | gix::index::entry::Mode::FILE_EXECUTABLE
+        );
+        let Ok(path) = std::str::from_utf8(entry.path(&index)) else {
+            continue;
+        };
+        if let Some(relative) = path.strip_prefix(prefix.as_str())
+            && is_file
+            && wanted(relative)
+        {
+            listed.insert(relative.to_owned());
+        }
+    }
+    let mut stack = repository
+        .excludes(
+            &index,
+            None,
+            gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
+        )
+        .map_err(|error| failure(&error))?;
+    for path in walked {
+        if listed.contains(&path) {
+            continue;
+        }
+        let platform = stack
+            .at_path(format!("{prefix}{path}"), Some(gix::index::entry::Mode::FILE))
+            .map_err(|error| failure(&error))?;
+        if !platform.is_excluded() {
+            listed.insert(path);
+        }
+    }
+    Ok(listed.into_iter().collect())
+}
+
 /// Where the project sits in the repository: the prefix (empty, or ending in `/`) that index
 /// paths of files inside the project start with. `None` when the repository has no work tree or
 /// the project is not inside it.

@@ -4,7 +4,9 @@
 //! and, for a question about one path, the times of the folders and files along that path that
 //! could hold an instruction file for it. An agent that writes `pkg/api/AGENTS.md` and asks
 //! about `pkg/api/main.go` at once gets the new file; a file added elsewhere is found within
-//! [`MAX_AGE`].
+//! [`MAX_AGE`], and so is a change git makes to what it lists from outside the project's folders
+//! (the git index after `git add --force`, `.git/info/exclude`, a `.gitignore` above a project
+//! that is a subfolder of its repository).
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime};

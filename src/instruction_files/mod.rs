@@ -11,9 +11,11 @@
 //! (<https://docs.cursor.com/context/rules>), Copilot's `applyTo` is a workspace glob
 //! (<https://code.visualstudio.com/docs/copilot/customization/custom-instructions>).
 //!
-//! Only files git would list are indexed (tracked, or untracked and not ignored), through the
-//! `ignore` crate's walk, which reads `.gitignore`, `.git/info/exclude` and never follows a
-//! symlink; files are then read through [`crate::confined_fs`]. Generated copies (files carrying
+//! Only files git lists are indexed: tracked ones (even inside an ignored folder), and untracked
+//! ones git does not ignore, by the `.gitignore` files of the project and of the folders above it
+//! in the repository, `.git/info/exclude` and `core.excludesFile`. The `ignore` crate's walk,
+//! which never follows a symlink, finds the untracked files and gix decides; files are then read
+//! through [`crate::confined_fs`]. Generated copies (files carrying
 //! an ai-rulez banner) are skipped: their sources are served already.
 
 mod kept_index;
@@ -367,14 +369,30 @@ fn candidates(root: &Path, config_dir_relative: &str) -> Vec<(String, Placement)
                 || (skip_config_dir && entry.path() == config_dir))
         })
         .build();
-    let mut found: Vec<(String, Placement)> = walk
+    let walked: Vec<String> = walk
         .filter_map(Result::ok)
         .filter(|entry| entry.file_type().is_some_and(|kind| kind.is_file()))
         .filter_map(|entry| {
             let relative = entry.path().strip_prefix(root).ok()?.to_str()?;
             let relative = relative.replace('\\', "/");
-            let placement = placement(&relative)?;
-            Some((relative, placement))
+            placement(&relative).is_some().then_some(relative)
+        })
+        .collect();
+    // The walk saw only the project's own ignore files; git also reads those of the folders
+    // above a project that is a subfolder of a repository, `.git/info/exclude` and
+    // `core.excludesFile`, and lists a tracked file even inside an ignored folder. When the
+    // repository cannot be read, the walk's answer stands.
+    let wanted = |path: &str| {
+        placement(path).is_some()
+            && !path.split('/').any(|part| SKIPPED_FOLDERS.contains(&part))
+            && !(skip_config_dir && below_scope(config_dir_relative, path).is_some())
+    };
+    let listed = crate::git::listed_among(root, walked.clone(), wanted).unwrap_or(walked);
+    let mut found: Vec<(String, Placement)> = listed
+        .into_iter()
+        .filter_map(|path| {
+            let placement = placement(&path)?;
+            Some((path, placement))
         })
         .collect();
     found.sort_by(|(left_path, left), (right_path, right)| {

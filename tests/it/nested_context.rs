@@ -583,3 +583,47 @@ fn a_folder_hidden_only_by_an_ignore_file_git_does_not_read_is_still_indexed() {
         ]
     );
 }
+
+#[test]
+fn in_a_repository_subfolder_git_decides_what_is_listed_by_every_ignore_file_and_the_index() {
+    // The repository is the temporary folder; the project is its subfolder `app`. What git
+    // ignores is decided by files the project does not hold: the repository's `.gitignore` and
+    // `.git/info/exclude`. A file added with `git add --force` is listed although ignored.
+    let repository = Project::empty();
+    crate::edit_hints::git_ok(&repository, &["init", "-q"]);
+    repository.write(".gitignore", "app/vendor/\napp/build/\n");
+    repository.write(".git/info/exclude", "app/scratch/\n");
+    repository.write("app/.ai-rulez/config.toml", CONFIG);
+    repository.write("app/.gitignore", "gen/\n");
+    repository.write("app/AGENTS.md", "# App\n");
+    repository.write("app/pkg/AGENTS.md", "# Package\n");
+    repository.write("app/vendor/AGENTS.md", "# Vendored, ignored by the repository\n");
+    repository.write("app/scratch/AGENTS.md", "# Scratch, ignored by info/exclude\n");
+    repository.write("app/build/AGENTS.md", "# Build, ignored but force-added\n");
+    repository.write("app/gen/AGENTS.md", "# Gen, ignored by the project but force-added\n");
+    crate::edit_hints::git_ok(
+        &repository,
+        &["add", "--force", "app/build/AGENTS.md", "app/gen/AGENTS.md"],
+    );
+    let mut server = Server::start_with(
+        &repository.path().join("app"),
+        &["--toolsets", "read,context"],
+        &[],
+    );
+    let everything = server.ok(
+        "find_context",
+        json!({"scope": ".", "recursive": true, "limit": 50}),
+    );
+    assert_eq!(
+        names(&everything),
+        [
+            "instruction . AGENTS.md",
+            "instruction build AGENTS.md",
+            "instruction gen AGENTS.md",
+            "instruction pkg AGENTS.md",
+        ]
+    );
+    let vendored = server.ok("find_context", json!({"path": "vendor/lib.go"}));
+    assert_eq!(names(&vendored), ["instruction . AGENTS.md"]);
+    server.finish();
+}
