@@ -42,7 +42,7 @@ pub(crate) fn scan_project(project: &Project, load_errors: &[Error]) -> Report {
             &path,
             None,
             "",
-            "is a symlink, so it was neither loaded nor scanned; replace it with the real file or folder".to_owned(),
+            SYMLINK_NOT_SCANNED.to_owned(),
         ));
     }
     for path in failed_paths(load_errors) {
@@ -387,7 +387,12 @@ fn failed_paths(errors: &[Error]) -> Vec<String> {
 }
 
 /// Paths that failed to load because they are (or pass through) a symlink.
-fn symlinked_paths(errors: &[Error]) -> Vec<String> {
+/// The message of finding AR035, a symlink in the tree.
+pub(crate) const SYMLINK_NOT_SCANNED: &str = "is a symlink, so it was neither loaded nor scanned; replace it with the real file or folder";
+
+/// The paths (as the tree shows them) of the symlinks among the load `errors`, sorted, without
+/// duplicates.
+pub(crate) fn symlinked_paths(errors: &[Error]) -> Vec<String> {
     let mut paths = Vec::new();
     for error in errors {
         match error {

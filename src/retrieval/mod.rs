@@ -175,6 +175,9 @@ pub struct RulesReply {
     pub cut_more: usize,
     /// Ids in `include` that name no rule, context file or skill.
     pub unknown_ids: Vec<String>,
+    /// Skills that cover these files or were asked for but that the security screening
+    /// withholds (the same verdicts as `find_skill`), by name: never sent, whatever the task.
+    pub withheld_skills: Vec<skills::WithheldSkill>,
     /// Whether a task with words to rank by was given (without one, or with a task of only
     /// stopwords and punctuation, every applicable rule is sent).
     pub had_task: bool,
@@ -266,6 +269,9 @@ pub struct Catalog {
     instruction_files: crate::instruction_files::CachedIndex,
     /// The skills `ai-rulez mcp` serves on demand, screened, built on first use.
     skill_shelf: OnceLock<skills::SkillShelf>,
+    /// The symlinks the load refused (paths as the tree shows them, sorted): a served skill
+    /// whose folder holds one is withheld, since part of it was never loaded or screened.
+    refused_symlinks: Vec<String>,
 }
 
 pub(crate) use relevance::stored::StoredIndex;
@@ -295,6 +301,12 @@ impl Catalog {
             .offered_index
             .get_mut()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = stored;
+    }
+
+    /// Tells the catalog which symlinks the load refused (paths as the tree shows them, from
+    /// the load errors): a served skill whose folder holds one is withheld and named.
+    pub(crate) fn note_refused_symlinks(&mut self, paths: Vec<String>) {
+        self.refused_symlinks = paths;
     }
 
     /// Builds the catalog of `project`; `problems` are the load errors of files left out.
@@ -401,6 +413,7 @@ impl Catalog {
                 .collect(),
             instruction_files: crate::instruction_files::CachedIndex::default(),
             skill_shelf: OnceLock::new(),
+            refused_symlinks: Vec::new(),
         }
     }
 
@@ -433,7 +446,7 @@ impl Catalog {
                 .map(|path| skill_screening::read(&self.project.dir, path))
                 .unwrap_or_default();
             let (built, screening) =
-                skills::SkillShelf::build(&self.project, &self.view, &remembered);
+                skills::SkillShelf::build(&self.project, &self.view, &remembered, &self.refused_symlinks);
             if let Some(path) = path
                 && screening.screened > 0
                 && screening.verdicts.len() >= skill_screening::LEAST_SKILLS

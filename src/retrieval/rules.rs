@@ -78,7 +78,33 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
     let (paths, outside) = resolve_paths(catalog, &request.paths);
     // Only an empty `paths` means "the whole project": when every given path is outside the
     // project, nothing applies.
-    let eligible = select::eligible(catalog, &paths, request.paths.is_empty());
+    let mut eligible = select::eligible(catalog, &paths, request.paths.is_empty());
+    // A skill the screening withholds is never sent, as `find_skill` and `load_skill` never
+    // serve it; the shelf is looked at only when a skill could be sent, so a call over rules
+    // alone never waits for the skills' screening.
+    let could_send_skill = eligible
+        .iter()
+        .any(|entry| catalog.entry(entry.number).kind == Kind::Skill)
+        || !request.include.is_empty();
+    let withheld: &[super::skills::WithheldSkill] = if could_send_skill {
+        &catalog.skill_shelf().withheld
+    } else {
+        &[]
+    };
+    let withheld_skill = |number: usize| {
+        let item = catalog.entry(number);
+        (item.kind == Kind::Skill)
+            .then(|| withheld.iter().find(|skill| skill.name == item.id))
+            .flatten()
+    };
+    let mut withheld_skills: Vec<super::skills::WithheldSkill> = Vec::new();
+    eligible.retain(|entry| match withheld_skill(entry.number) {
+        Some(skill) => {
+            withheld_skills.push(skill.clone());
+            false
+        }
+        None => true,
+    });
     let task = task_text(request);
     let query = Query::with_related(&task);
     // A task of only stopwords, punctuation or symbols has no words to rank by: it is no task,
@@ -134,6 +160,13 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
     let mut asked_for: HashSet<usize> = HashSet::new();
     for wanted in &request.include {
         match included_number(catalog, wanted) {
+            Some(number) if withheld_skill(number).is_some() => {
+                if let Some(skill) = withheld_skill(number)
+                    && !withheld_skills.contains(skill)
+                {
+                    withheld_skills.push(skill.clone());
+                }
+            }
             Some(number) => {
                 asked_for.insert(number);
                 if chosen_numbers.insert(number) {
@@ -161,6 +194,7 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
         cut: Vec::new(),
         cut_more: 0,
         unknown_ids,
+        withheld_skills,
         had_task,
         problems: catalog.problems.clone(),
     };
@@ -319,6 +353,13 @@ pub(crate) fn rules_text(reply: &RulesReply) -> String {
         text.push_str(&format!(
             "\nNo rule has these ids: {}\n",
             reply.unknown_ids.join(", ")
+        ));
+    }
+    for skill in &reply.withheld_skills {
+        text.push_str(&format!(
+            "\nWithheld by the security screening, not sent: skill {} ({}); a person must review its files (`ai-rulez scan` names the findings)\n",
+            skill.name,
+            skill.reasons.join("; ")
         ));
     }
     text.push_str(&problems_text(&reply.problems));

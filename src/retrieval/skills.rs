@@ -68,7 +68,7 @@ impl ServedSkill {
 
 /// A skill that is not served, and why: each reason names a code or rule, the file and line.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema, PartialEq, Eq)]
-pub(crate) struct WithheldSkill {
+pub struct WithheldSkill {
     /// The skill's folder name.
     pub name: String,
     /// Why it is withheld (`AR005 at .ai-rulez/skills/x/SKILL.md:4: ...`), in file and line order.
@@ -98,11 +98,15 @@ impl SkillShelf {
     /// The shelf of `project` from the skills at `positions` of `project.tree.items` (the
     /// default view's skills), with what it found of the screening. Screens every candidate
     /// skill whose verdict `remembered` does not hold (by [`skill_screening::key_of`]).
+    /// `refused_symlinks` are the symlinks the load refused (paths as the tree shows them): a
+    /// skill whose folder holds one is withheld with finding AR035, as `ai-rulez scan` reports
+    /// it, since what the symlink points at was neither loaded nor screened.
     #[must_use]
     pub(crate) fn build(
         project: &Project,
         positions: &[usize],
         remembered: &Verdicts,
+        refused_symlinks: &[String],
     ) -> (Self, Screening) {
         let skills: Vec<&Item> = positions
             .iter()
@@ -126,7 +130,11 @@ impl SkillShelf {
                 Some(errors) => (errors.clone(), false),
                 None => (screening_errors(project, item), true),
             };
-            let outcome = serve(item, *delivery, errors.clone());
+            // The refused symlinks are a fact of the tree, not of the screened text, so they are
+            // not part of the remembered verdict.
+            let mut reasons = symlink_reasons(item, refused_symlinks);
+            reasons.extend(errors.iter().cloned());
+            let outcome = serve(item, *delivery, reasons);
             (key, errors, screened, outcome)
         });
         let mut screening = Screening::default();
@@ -294,6 +302,26 @@ const MAX_SKILL_FILES: usize = 512;
 
 /// The error findings of the screening of `item` (the same screening as `scan`, suppressions
 /// and `[lint] ignore` applied), each as a reason naming its code, file and line.
+/// The AR035 reasons of the refused symlinks inside `item`'s skill folder, in path order.
+fn symlink_reasons(item: &Item, refused_symlinks: &[String]) -> Vec<String> {
+    let Some((folder, _)) = item.source_path.rsplit_once('/') else {
+        return Vec::new();
+    };
+    refused_symlinks
+        .iter()
+        .filter(|path| {
+            path.strip_prefix(folder)
+                .is_some_and(|below| below.starts_with('/'))
+        })
+        .map(|path| {
+            format!(
+                "AR035 at {path}: {}",
+                crate::lint::scan::SYMLINK_NOT_SCANNED
+            )
+        })
+        .collect()
+}
+
 fn screening_errors(project: &Project, item: &Item) -> Vec<String> {
     crate::lint::scan::scan_one_item(project, item)
         .into_iter()

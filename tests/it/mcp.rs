@@ -720,6 +720,7 @@ fn get_rules_sends_always_and_relevant_rules_and_names_the_others() {
             "cut": [],
             "cut_more": 0,
             "unknown_ids": [],
+            "withheld_skills": [],
             "had_task": true,
             "problems": []
         })
