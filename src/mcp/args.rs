@@ -61,8 +61,8 @@ pub(crate) struct FindContextArgs {
     /// A file (absolute, or relative to the project root): the instruction files of the folders
     /// enclosing it, nearest first, and the rules whose globs match it. Not with scope.
     pub(crate) path: Option<String>,
-    /// A scope folder relative to the project root (`.` for the root): every instruction file,
-    /// rule and agent of that folder. Not with path.
+    /// A scope folder, relative to the project root or absolute inside it (`.` for the root):
+    /// every instruction file, rule and agent of that folder. Not with path.
     pub(crate) scope: Option<String>,
     /// With scope: also the scopes below it (default false).
     pub(crate) recursive: Option<bool>,

@@ -284,9 +284,29 @@ fn untrusted_uris_only_select_index_entries_and_bad_arguments_say_what_to_do() {
         server.fails("find_context", json!({"recursive": true})),
         "recursive needs scope"
     );
+    let root = project.path().display();
+    for outside in ["../elsewhere", "/etc", "/"] {
+        assert_eq!(
+            server.fails("find_context", json!({"scope": outside})),
+            format!("scope `{outside}` is not a folder inside the project at {root}; give it relative to the project root, `.` for the root")
+        );
+    }
+    // An absolute folder inside the project is that folder's scope, the project root's is `.`.
+    let absolute = server.ok(
+        "find_context",
+        json!({"scope": project.path().join("pkg/api").display().to_string()}),
+    );
     assert_eq!(
-        server.fails("find_context", json!({"scope": "../elsewhere"})),
-        "scope `../elsewhere` is not a folder inside the project; give it relative to the project root, `.` for the root"
+        names(&absolute),
+        ["instruction pkg/api AGENTS.md", "rule pkg/api handlers", "agent pkg/api reviewer"]
+    );
+    let root_scope = server.ok(
+        "find_context",
+        json!({"scope": format!("{root}/")}),
+    );
+    assert_eq!(
+        names(&root_scope),
+        ["instruction . AGENTS.md", "rule . python", "rule . go"]
     );
     assert_eq!(
         server.fails("load_context", json!({"scope": "."})),

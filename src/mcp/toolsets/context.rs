@@ -41,18 +41,26 @@ fn find_context() -> ToolSpec {
                     ),
                     None => None,
                 };
+                // A scope is a folder named as a path is: relative to the project root, or
+                // absolute inside the project; `.` (or nothing) is the root.
                 let scope = match &args.scope {
-                    Some(scope) if scope.trim_end_matches('/') == "." || scope.is_empty() => {
+                    Some(scope) if scope.is_empty() || scope.trim_end_matches('/') == "." => {
                         Some(".".to_owned())
                     }
-                    Some(scope) => Some(
-                        crate::confined_fs::normalise_relative(scope.trim_end_matches('/'))
-                            .ok_or_else(|| {
-                                ToolError(format!(
-                                    "scope `{scope}` is not a folder inside the project; give it relative to the project root, `.` for the root"
-                                ))
-                            })?,
-                    ),
+                    Some(scope) => {
+                        let folder = match scope.trim_end_matches('/') {
+                            "" => scope.as_str(),
+                            trimmed => trimmed,
+                        };
+                        let relative = retrieval::project_relative(root, folder).ok_or_else(|| {
+                            ToolError(format!(
+                                "scope `{}` is not a folder inside the project at {}; give it relative to the project root, `.` for the root",
+                                scope.escape_debug(),
+                                root.display()
+                            ))
+                        })?;
+                        Some(if relative.is_empty() { ".".to_owned() } else { relative })
+                    }
                     None => None,
                 };
                 let request = FindContextRequest {
