@@ -95,6 +95,9 @@ pub fn generate(
     let (project, plan) = plan(start, profile, mode, options.git_includes, warnings)?;
     let mut settings = settings(&project, options.force, false);
     settings.diffs = options.diffs;
+    if mode == Mode::Write {
+        refuse_removing_everything(&project, &plan, &settings)?;
+    }
     let report = write::apply(&plan, &settings, mode)?;
     warnings.extend(notes_to_say(&plan, &report));
     let root = project.root.clone();
@@ -104,6 +107,40 @@ pub fn generate(
         root,
         project,
     })
+}
+
+/// Refuses a run that would remove the files an earlier `generate` wrote and write none because
+/// the config names no preset ai-rulez knows (no `presets` key, a misspelt key such as
+/// `pressets`, or only unknown names): a typo must not take every assistant's files away. The
+/// warnings already said which key or name is unknown; `clean` removes the files on purpose.
+///
+/// Errors: [`crate::error::Error::Usage`] naming the config and how many files would go; the
+/// errors of [`write::apply`] in its dry-run mode, which touches nothing.
+fn refuse_removing_everything(project: &Project, plan: &Plan, settings: &Settings<'_>) -> Result<()> {
+    if !presets::select(&project.config.presets, &mut Vec::new())?.is_empty() {
+        return Ok(());
+    }
+    let preview = write::apply(plan, settings, Mode::DryRun)?;
+    let removed = preview
+        .changes
+        .iter()
+        .filter(|change| change.status == write::Status::Orphan)
+        .count();
+    if removed == 0 {
+        return Ok(());
+    }
+    let named = if project.config.presets.is_empty() {
+        "names no preset".to_owned()
+    } else {
+        format!(
+            "names only unknown presets ({})",
+            project.config.presets.join(", ")
+        )
+    };
+    Err(crate::error::Error::Usage(format!(
+        "{} {named}, so generate would remove the {removed} file(s) an earlier run wrote and write none; nothing was changed. List the assistants in `presets` (the warnings above name the unknown key or preset), or run `ai-rulez clean` to remove the generated files on purpose",
+        project.config_relative
+    )))
 }
 
 /// The render notes worth saying after a run: those of a preset with an output the run creates

@@ -99,7 +99,15 @@ pub(crate) fn run(global: &Global, config: &GenerateConfig) -> anyhow::Result<u8
         _ => Ok(None),
     };
     let recording = crate::confined_fs::record::finish();
-    let outcome = generated?;
+    // The warnings of a failed run often say why it failed (an unknown key or preset), so
+    // they are printed before the error.
+    let outcome = match generated {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            print_warnings(global, &warnings);
+            return Err(error.into());
+        }
+    };
     let report = outcome.report;
     let root = outcome.root;
     if let Some(recording) = recording {

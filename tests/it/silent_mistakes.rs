@@ -97,6 +97,59 @@ fn b60_keys_of_every_kind_come_from_one_list() {
 }
 
 #[test]
+fn b60_a_misspelt_or_unknown_presets_list_never_removes_every_generated_file() {
+    let project = project(r#"["claude", "cursor"]"#, "");
+    project.write(".ai-rulez/rules/style.md", "# Style\n\nUse rustfmt.\n");
+    project.run(&["generate"]).expect_code(0);
+    // Every file but the config, which the test edits.
+    let outputs = |project: &Project| {
+        let mut states = project.states();
+        states.remove(".ai-rulez/config.toml");
+        states
+    };
+    let generated = outputs(&project);
+    assert_eq!(generated.len(), 5);
+    let refusal = |named: &str| {
+        format!(
+            "error: .ai-rulez/config.toml {named}, so generate would remove the 4 file(s) an earlier run wrote and write none; nothing was changed. List the assistants in `presets` (the warnings above name the unknown key or preset), or run `ai-rulez clean` to remove the generated files on purpose"
+        )
+    };
+    // The key misspelt: the warning naming it is printed before the refusal.
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npressets = [\"claude\", \"cursor\"]\n",
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr().lines().collect::<Vec<_>>(),
+        [
+            "warning: .ai-rulez/config.toml: unknown config key `pressets`; it is ignored; did you mean `presets`?",
+            refusal("names no preset").as_str(),
+        ]
+    );
+    assert!(outputs(&project) == generated, "a file changed");
+    // Only unknown names.
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claud\"]\n",
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr().lines().last(),
+        Some(refusal("names only unknown presets (claud)").as_str())
+    );
+    assert!(outputs(&project) == generated, "a file changed");
+    // Removing them on purpose is what clean is for; with nothing generated, generate just
+    // writes nothing.
+    project.run(&["clean"]).expect_code(0);
+    assert!(!project.exists("CLAUDE.md"));
+    project.run(&["generate"]).expect_code(0);
+    assert!(!project.exists("CLAUDE.md"));
+}
+
+#[test]
 fn b60_always_on_note_is_said_when_the_files_change_not_on_every_check() {
     let project = project(r#"["claude"]"#, "");
     project.write(
