@@ -190,7 +190,7 @@ pub fn parse(path: &str, text: &str, yaml: bool, warnings: &mut Vec<String>) -> 
             "the config must be a table of keys",
         ));
     };
-    let reader = Reader { path };
+    let reader = Reader { path, text };
     reader
         .build(&root, yaml, warnings)
         .map_err(|error| match error {
@@ -278,9 +278,20 @@ fn assigns(line: &str, key: &str) -> bool {
 
 struct Reader<'a> {
     path: &'a str,
+    /// The config's text, to find the line a warning is about.
+    text: &'a str,
 }
 
 impl Reader<'_> {
+    /// `path:line` of the line assigning `key_path` (a dotted key path), or the path alone
+    /// when no line assigns it.
+    fn located(&self, key_path: &str) -> String {
+        match key_path_line(self.text, key_path) {
+            Some(line) => format!("{}:{line}", self.path),
+            None => self.path.to_owned(),
+        }
+    }
+
     /// An error about the value at `key` (a dotted key path); its kind says whether it lies in
     /// an `[[mcp_servers]]` entry, the table every server key path starts with.
     fn error(&self, key: &str, message: &str) -> Error {
@@ -336,7 +347,7 @@ impl Reader<'_> {
                         .chain(yaml.then_some("sections"));
                     warnings.push(format!(
                         "{}: unknown config key `{other}`; it is ignored{}",
-                        self.path,
+                        self.located(other),
                         crate::suggest::did_you_mean(other, understood)
                     ));
                 }
@@ -527,7 +538,7 @@ impl Reader<'_> {
             };
             warnings.push(format!(
                 "{}: unknown config key `{table}.{key}`{hint}",
-                self.path
+                self.located(&format!("{table}.{key}"))
             ));
         }
     }
@@ -545,7 +556,7 @@ impl Reader<'_> {
             if !known.contains(&key.as_str()) {
                 warnings.push(format!(
                     "{}: unknown config key `{at}.{key}`; it is ignored{}",
-                    self.path,
+                    self.located(&format!("{at}.{key}")),
                     crate::suggest::did_you_mean(key, known.iter().copied())
                 ));
             }
@@ -871,7 +882,7 @@ mod tests {
         assert_eq!(
             warnings,
             [
-                "c.toml: unknown config key `header.builtins`; TOML puts keys written after a `[header]` header into that table, so move `builtins` above `[header]`"
+                "c.toml:6: unknown config key `header.builtins`; TOML puts keys written after a `[header]` header into that table, so move `builtins` above `[header]`"
             ]
         );
     }
@@ -887,7 +898,7 @@ mod tests {
         )
         .expect("parses");
         assert_eq!(config.lint_ignore, ["AR009", "AR024"]);
-        assert_eq!(warnings, ["c.toml: unknown config key `lint.strict`"]);
+        assert_eq!(warnings, ["c.toml:4: unknown config key `lint.strict`"]);
     }
 
     #[test]

@@ -211,7 +211,7 @@ mod tests {
         assert_eq!(
             warnings,
             [
-                "c.toml: unknown config key `includes[1].sorce`; it is ignored; did you mean `source`?",
+                "c.toml:14: unknown config key `includes[1].sorce`; it is ignored; did you mean `source`?",
                 "c.toml: include keys not supported by this version yet and ignored: `includes[1].version`, `includes[1].merge_strategy` = \"error\" (the project's own items always win over included ones)",
                 "c.toml: `includes[1].ref` only applies to a git source; `../shared` is a local folder, so it is ignored",
             ]

@@ -42,8 +42,8 @@ fn b60_generate_names_every_misspelling_with_a_hint() {
     assert_eq!(
         warnings(&run.stderr()),
         [
-            "warning: .ai-rulez/config.toml: unknown config key `pressets`; it is ignored; did you mean `presets`?",
-            "warning: .ai-rulez/config.toml: unknown config key `lint.ignroe`; did you mean `ignore`?",
+            "warning: .ai-rulez/config.toml:4: unknown config key `pressets`; it is ignored; did you mean `presets`?",
+            "warning: .ai-rulez/config.toml:6: unknown config key `lint.ignroe`; did you mean `ignore`?",
             "warning: .ai-rulez/rule/: ai-rulez reads no folder of this name, so nothing in it is used; did you mean `rules`? (read here: rules, context, skills, agents, commands, domains, local, memories)",
             "warning: .ai-rulez/rules/backend/: not read; rule files are read only directly inside .ai-rulez/rules/, so move its files up (or into `domains/<name>/rules/` for a domain)",
             "warning: .ai-rulez/rules/notes.txt: not read; rule files are Markdown files ending in `.md`, so rename it or move it out of .ai-rulez/rules/",
@@ -124,7 +124,7 @@ fn b60_a_misspelt_or_unknown_presets_list_never_removes_every_generated_file() {
     assert_eq!(
         run.stderr().lines().collect::<Vec<_>>(),
         [
-            "warning: .ai-rulez/config.toml: unknown config key `pressets`; it is ignored; did you mean `presets`?",
+            "warning: .ai-rulez/config.toml:3: unknown config key `pressets`; it is ignored; did you mean `presets`?",
             refusal("names no preset").as_str(),
         ]
     );
@@ -543,8 +543,8 @@ fn b60_keys_of_config_entries_are_checked_too() {
     assert_eq!(
         warnings(&run.stderr()),
         [
-            "warning: .ai-rulez/config.toml: unknown config key `rules[0].prority`; it is ignored; did you mean `priority`?",
-            "warning: .ai-rulez/config.toml: unknown config key `includes[0].pth`; it is ignored; did you mean `path`?",
+            "warning: .ai-rulez/config.toml:7: unknown config key `rules[0].prority`; it is ignored; did you mean `priority`?",
+            "warning: .ai-rulez/config.toml:11: unknown config key `includes[0].pth`; it is ignored; did you mean `path`?",
         ]
     );
 }

@@ -74,13 +74,27 @@ impl Checker<'_> {
         load_warnings: Vec<String>,
         warnings: &mut Vec<String>,
     ) {
-        let prefix = format!("{}: ", self.project.config_relative);
         for warning in load_warnings {
-            let Some(message) = warning.strip_prefix(&prefix) else {
+            // A warning about the config starts with its path, and with the line when the
+            // reader found the key's (`.ai-rulez/config.toml:4: unknown config key ...`).
+            let Some(rest) = warning.strip_prefix(self.project.config_relative.as_str()) else {
                 warnings.push(warning);
                 continue;
             };
-            let line = quoted_key(message).and_then(|key| key_path_line(self.config_text, key));
+            let (given_line, message) = match rest.strip_prefix(':') {
+                Some(rest) => match rest.split_once(": ") {
+                    Some((digits, message)) if digits.parse::<usize>().is_ok() => {
+                        (digits.parse::<usize>().ok(), message)
+                    }
+                    _ => (None, rest.strip_prefix(' ').unwrap_or(rest)),
+                },
+                None => {
+                    warnings.push(warning);
+                    continue;
+                }
+            };
+            let line = given_line
+                .or_else(|| quoted_key(message).and_then(|key| key_path_line(self.config_text, key)));
             let code = if message.starts_with("unknown config key") {
                 "AR310"
             } else {
