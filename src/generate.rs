@@ -95,7 +95,8 @@ pub fn generate(
     let (project, plan) = plan(start, profile, mode, options.git_includes, warnings)?;
     let mut settings = settings(&project, options.force, false);
     settings.diffs = options.diffs;
-    if mode == Mode::Write {
+    // A dry run says what the real run would do, a refusal included.
+    if mode != Mode::Check {
         refuse_removing_everything(&project, &plan, &settings)?;
     }
     let report = write::apply(&plan, &settings, mode)?;

@@ -134,6 +134,12 @@ fn b60_a_misspelt_or_unknown_presets_list_never_removes_every_generated_file() {
         ".ai-rulez/config.toml",
         "version = \"5.0\"\nname = \"demo\"\npresets = [\"claud\"]\n",
     );
+    let dry_run = project.run(&["generate", "--dry-run"]);
+    dry_run.expect_code(1);
+    assert_eq!(
+        dry_run.stderr().lines().last(),
+        Some(refusal("names only unknown presets (claud)").as_str())
+    );
     let run = project.run(&["generate"]);
     run.expect_code(1);
     assert_eq!(
