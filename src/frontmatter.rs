@@ -385,6 +385,13 @@ fn yaml_error(path: &str, error: &serde_saphyr::Error, lines_before: usize, what
             .map_or(key, |(key, _)| key);
         problem = format!("duplicate key `{key}`; each key may appear once");
     }
+    // The usual cause is a plain value holding `: ` (`description: Use this: always`), which
+    // YAML reads as a second key on the line.
+    if problem.starts_with("mapping values are not allowed") {
+        problem.push_str(
+            "; a value holding `: ` must be quoted (`description: \"Use this: always\"`)",
+        );
+    }
     let message = match location {
         Some(location) => format!("{what} at column {}: {problem}", location.column()),
         None => format!("{what}: {problem}"),
@@ -399,6 +406,16 @@ mod tests {
 
     fn parsed(text: &str) -> Document {
         parse("rules/x.md", text.as_bytes()).expect("parses")
+    }
+
+    #[test]
+    fn a_colon_in_a_plain_value_says_to_quote_it() {
+        let error = parse("r.md", b"---\ndescription: Use this: always\n---\nBody.\n")
+            .expect_err("a second `: ` on the line is not YAML");
+        assert_eq!(
+            error.to_string(),
+            "r.md:2: invalid YAML frontmatter at column 22: mapping values are not allowed in this context; a value holding `: ` must be quoted (`description: \"Use this: always\"`)"
+        );
     }
 
     #[test]
