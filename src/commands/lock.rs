@@ -146,10 +146,34 @@ fn print_summary(
         ));
     }
     if edited.len() < changes.len() {
+        let advice = if edited.is_empty() && outputs_match_sources(start) {
+            "the generated files already match their sources, so run `ai-rulez lock` and commit the result"
+        } else {
+            "run `ai-rulez generate`, then `ai-rulez lock`, and commit the result"
+        };
         err(&format!(
-            "{} difference(s) from the lock; run `ai-rulez generate`, then `ai-rulez lock`, and commit the result",
+            "{} difference(s) from the lock; {advice}",
             changes.len()
         ));
     }
     Ok(())
+}
+
+/// Whether `generate --check` would find nothing to do in the project at `start` (git includes
+/// from the cache only, so the advice never waits on the network); `false` when that cannot be
+/// told, which keeps the advice that is always right.
+fn outputs_match_sources(start: &std::path::Path) -> bool {
+    let options = crate::generate::Options {
+        git_includes: crate::git_include::GitIncludes::CacheOnly,
+        ..crate::generate::Options::default()
+    };
+    crate::generate::generate(start, None, crate::write::Mode::Check, options, &mut Vec::new()).is_ok_and(
+        |outcome| {
+            outcome
+                .report
+                .changes
+                .iter()
+                .all(|change| change.status == crate::write::Status::Unchanged)
+        },
+    )
 }

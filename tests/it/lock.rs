@@ -1285,3 +1285,26 @@ fn a_remembered_no_op_generate_says_what_the_full_run_said_of_the_lock_until_the
     // The new lock was written less than 2 s before that run, so it kept no memo.
     assert!(!project.exists(".ai-rulez/local/generate-memo"));
 }
+
+#[test]
+fn the_advice_after_a_failed_check_says_only_lock_when_generate_already_ran() {
+    let project = project(r#"["claude"]"#);
+    project.write(".ai-rulez/rules/style.md", "# Style\n\nUse rustfmt.\n");
+    lock(&project);
+    project.write(".ai-rulez/rules/style.md", "# Style\n\nUse rustfmt and clippy.\n");
+    let stale = project.run(&["lock", "--check"]);
+    stale.expect_code(2);
+    assert_eq!(
+        stale.stderr().lines().last(),
+        Some("1 difference(s) from the lock; run `ai-rulez generate`, then `ai-rulez lock`, and commit the result")
+    );
+    project.run(&["generate"]).expect_code(0);
+    let generated = project.run(&["lock", "--check"]);
+    generated.expect_code(2);
+    assert_eq!(
+        generated.stderr().lines().last(),
+        Some("2 difference(s) from the lock; the generated files already match their sources, so run `ai-rulez lock` and commit the result")
+    );
+    project.run(&["lock"]).expect_code(0);
+    check(&project, &[], 0, "");
+}
