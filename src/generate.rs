@@ -117,7 +117,11 @@ pub fn generate(
 ///
 /// Errors: [`crate::error::Error::Usage`] naming the config and how many files would go; the
 /// errors of [`write::apply`] in its dry-run mode, which touches nothing.
-fn refuse_removing_everything(project: &Project, plan: &Plan, settings: &Settings<'_>) -> Result<()> {
+fn refuse_removing_everything(
+    project: &Project,
+    plan: &Plan,
+    settings: &Settings<'_>,
+) -> Result<()> {
     if !presets::select(&project.config.presets, &mut Vec::new())?.is_empty() {
         return Ok(());
     }

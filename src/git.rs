@@ -123,7 +123,10 @@ pub(crate) fn listed_among(
             continue;
         }
         let platform = stack
-            .at_path(format!("{prefix}{path}"), Some(gix::index::entry::Mode::FILE))
+            .at_path(
+                format!("{prefix}{path}"),
+                Some(gix::index::entry::Mode::FILE),
+            )
             .map_err(|error| failure(&error))?;
         if !platform.is_excluded() {
             listed.insert(path);

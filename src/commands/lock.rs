@@ -167,13 +167,18 @@ fn outputs_match_sources(start: &std::path::Path) -> bool {
         git_includes: crate::git_include::GitIncludes::CacheOnly,
         ..crate::generate::Options::default()
     };
-    crate::generate::generate(start, None, crate::write::Mode::Check, options, &mut Vec::new()).is_ok_and(
-        |outcome| {
-            outcome
-                .report
-                .changes
-                .iter()
-                .all(|change| change.status == crate::write::Status::Unchanged)
-        },
+    crate::generate::generate(
+        start,
+        None,
+        crate::write::Mode::Check,
+        options,
+        &mut Vec::new(),
     )
+    .is_ok_and(|outcome| {
+        outcome
+            .report
+            .changes
+            .iter()
+            .all(|change| change.status == crate::write::Status::Unchanged)
+    })
 }

@@ -388,7 +388,8 @@ fn failed_paths(errors: &[Error]) -> Vec<String> {
 
 /// Paths that failed to load because they are (or pass through) a symlink.
 /// The message of finding AR035, a symlink in the tree.
-pub(crate) const SYMLINK_NOT_SCANNED: &str = "is a symlink, so it was neither loaded nor scanned; replace it with the real file or folder";
+pub(crate) const SYMLINK_NOT_SCANNED: &str =
+    "is a symlink, so it was neither loaded nor scanned; replace it with the real file or folder";
 
 /// The paths (as the tree shows them) of the symlinks among the load `errors`, sorted, without
 /// duplicates.

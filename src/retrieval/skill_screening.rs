@@ -237,7 +237,8 @@ mod tests {
         // the shelf goes by (here one that withholds the clean skill), and only the skill
         // without one is screened.
         let remembered = Verdicts::from([(keys[0].clone(), vec!["remembered".to_owned()])]);
-        let (shelf, screening) = SkillShelf::build(&catalog.project, &catalog.view, &remembered, &[]);
+        let (shelf, screening) =
+            SkillShelf::build(&catalog.project, &catalog.view, &remembered, &[]);
         assert_eq!(screening.screened, 1);
         let withheld: Vec<(&str, &[String])> = shelf
             .withheld

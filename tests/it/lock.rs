@@ -1291,19 +1291,26 @@ fn the_advice_after_a_failed_check_says_only_lock_when_generate_already_ran() {
     let project = project(r#"["claude"]"#);
     project.write(".ai-rulez/rules/style.md", "# Style\n\nUse rustfmt.\n");
     lock(&project);
-    project.write(".ai-rulez/rules/style.md", "# Style\n\nUse rustfmt and clippy.\n");
+    project.write(
+        ".ai-rulez/rules/style.md",
+        "# Style\n\nUse rustfmt and clippy.\n",
+    );
     let stale = project.run(&["lock", "--check"]);
     stale.expect_code(2);
     assert_eq!(
         stale.stderr().lines().last(),
-        Some("1 difference(s) from the lock; run `ai-rulez generate`, then `ai-rulez lock`, and commit the result")
+        Some(
+            "1 difference(s) from the lock; run `ai-rulez generate`, then `ai-rulez lock`, and commit the result"
+        )
     );
     project.run(&["generate"]).expect_code(0);
     let generated = project.run(&["lock", "--check"]);
     generated.expect_code(2);
     assert_eq!(
         generated.stderr().lines().last(),
-        Some("2 difference(s) from the lock; the generated files already match their sources, so run `ai-rulez lock` and commit the result")
+        Some(
+            "2 difference(s) from the lock; the generated files already match their sources, so run `ai-rulez lock` and commit the result"
+        )
     );
     project.run(&["lock"]).expect_code(0);
     check(&project, &[], 0, "");

@@ -288,7 +288,9 @@ fn untrusted_uris_only_select_index_entries_and_bad_arguments_say_what_to_do() {
     for outside in ["../elsewhere", "/etc", "/"] {
         assert_eq!(
             server.fails("find_context", json!({"scope": outside})),
-            format!("scope `{outside}` is not a folder inside the project at {root}; give it relative to the project root, `.` for the root")
+            format!(
+                "scope `{outside}` is not a folder inside the project at {root}; give it relative to the project root, `.` for the root"
+            )
         );
     }
     // An absolute folder inside the project is that folder's scope, the project root's is `.`.
@@ -298,12 +300,13 @@ fn untrusted_uris_only_select_index_entries_and_bad_arguments_say_what_to_do() {
     );
     assert_eq!(
         names(&absolute),
-        ["instruction pkg/api AGENTS.md", "rule pkg/api handlers", "agent pkg/api reviewer"]
+        [
+            "instruction pkg/api AGENTS.md",
+            "rule pkg/api handlers",
+            "agent pkg/api reviewer"
+        ]
     );
-    let root_scope = server.ok(
-        "find_context",
-        json!({"scope": format!("{root}/")}),
-    );
+    let root_scope = server.ok("find_context", json!({"scope": format!("{root}/")}));
     assert_eq!(
         names(&root_scope),
         ["instruction . AGENTS.md", "rule . python", "rule . go"]
@@ -617,10 +620,19 @@ fn in_a_repository_subfolder_git_decides_what_is_listed_by_every_ignore_file_and
     repository.write("app/.gitignore", "gen/\n");
     repository.write("app/AGENTS.md", "# App\n");
     repository.write("app/pkg/AGENTS.md", "# Package\n");
-    repository.write("app/vendor/AGENTS.md", "# Vendored, ignored by the repository\n");
-    repository.write("app/scratch/AGENTS.md", "# Scratch, ignored by info/exclude\n");
+    repository.write(
+        "app/vendor/AGENTS.md",
+        "# Vendored, ignored by the repository\n",
+    );
+    repository.write(
+        "app/scratch/AGENTS.md",
+        "# Scratch, ignored by info/exclude\n",
+    );
     repository.write("app/build/AGENTS.md", "# Build, ignored but force-added\n");
-    repository.write("app/gen/AGENTS.md", "# Gen, ignored by the project but force-added\n");
+    repository.write(
+        "app/gen/AGENTS.md",
+        "# Gen, ignored by the project but force-added\n",
+    );
     crate::edit_hints::git_ok(
         &repository,
         &["add", "--force", "app/build/AGENTS.md", "app/gen/AGENTS.md"],

@@ -81,20 +81,19 @@ impl Checker<'_> {
                 warnings.push(warning);
                 continue;
             };
-            let (given_line, message) = match rest.strip_prefix(':') {
-                Some(rest) => match rest.split_once(": ") {
-                    Some((digits, message)) if digits.parse::<usize>().is_ok() => {
-                        (digits.parse::<usize>().ok(), message)
-                    }
-                    _ => (None, rest.strip_prefix(' ').unwrap_or(rest)),
-                },
-                None => {
-                    warnings.push(warning);
-                    continue;
-                }
+            let Some(rest) = rest.strip_prefix(':') else {
+                warnings.push(warning);
+                continue;
             };
-            let line = given_line
-                .or_else(|| quoted_key(message).and_then(|key| key_path_line(self.config_text, key)));
+            let (given_line, message) = match rest.split_once(": ") {
+                Some((digits, message)) if digits.parse::<usize>().is_ok() => {
+                    (digits.parse::<usize>().ok(), message)
+                }
+                _ => (None, rest.strip_prefix(' ').unwrap_or(rest)),
+            };
+            let line = given_line.or_else(|| {
+                quoted_key(message).and_then(|key| key_path_line(self.config_text, key))
+            });
             let code = if message.starts_with("unknown config key") {
                 "AR310"
             } else {
