@@ -122,7 +122,7 @@ fn parse_yaml(path: &str, yaml: &str) -> Result<IndexMap<String, Value>> {
     let options = serde_saphyr::options! { strict_booleans: true };
     // Line 1 of the YAML text is line 2 of the file.
     let value: Value = serde_saphyr::from_str_with_options(&lenient, options)
-        .map_err(|error| yaml_error(path, &error, 1, "invalid YAML frontmatter"))?;
+        .map_err(|error| yaml_error(path, &lenient, &error, 1, "invalid YAML frontmatter"))?;
     match value {
         Value::Object(map) => Ok(map.into_iter().collect()),
         Value::Null => Ok(IndexMap::new()),
@@ -358,14 +358,20 @@ fn is_plain_safe(value: &str) -> bool {
 pub(crate) fn parse_yaml_document(path: &str, text: &str) -> Result<Value> {
     let options = serde_saphyr::options! { strict_booleans: true };
     serde_saphyr::from_str_with_options(text, options)
-        .map_err(|error| yaml_error(path, &error, 0, "invalid YAML"))
+        .map_err(|error| yaml_error(path, text, &error, 0, "invalid YAML"))
 }
 
 /// One message shape for every YAML error (frontmatter and `config.yaml`): the error names the
 /// file and its 1-based line in that file (the YAML reader's line plus `lines_before`, the file
 /// lines above the YAML text), and the message says `what` and the problem at a column, with
 /// no second, differently counted line number and none of the reader's advice to its callers.
-fn yaml_error(path: &str, error: &serde_saphyr::Error, lines_before: usize, what: &str) -> Error {
+fn yaml_error(
+    path: &str,
+    yaml: &str,
+    error: &serde_saphyr::Error,
+    lines_before: usize,
+    what: &str,
+) -> Error {
     let location = error.location();
     let line =
         location.map(|location| usize::try_from(location.line()).unwrap_or(0) + lines_before);
@@ -386,11 +392,27 @@ fn yaml_error(path: &str, error: &serde_saphyr::Error, lines_before: usize, what
         problem = format!("duplicate key `{key}`; each key may appear once");
     }
     // The usual cause is a plain value holding `: ` (`description: Use this: always`), which
-    // YAML reads as a second key on the line.
+    // YAML reads as a second key on the line: the hint shows that line with its value quoted.
     if problem.starts_with("mapping values are not allowed") {
-        problem.push_str(
-            "; a value holding `: ` must be quoted (`description: \"Use this: always\"`)",
-        );
+        let quoted = location
+            .and_then(|location| usize::try_from(location.line()).ok())
+            .and_then(|line| yaml.lines().nth(line.checked_sub(1)?))
+            .and_then(|line| {
+                let (key, value) = line.split_once(": ")?;
+                let value = value.trim();
+                (!value.starts_with(['"', '\''])).then(|| {
+                    format!(
+                        "`{key}: \"{}\"`",
+                        value.replace('\\', "\\\\").replace('"', "\\\"")
+                    )
+                })
+            });
+        match quoted {
+            Some(quoted) => {
+                problem.push_str(&format!("; a value holding `: ` must be quoted: {quoted}"));
+            }
+            None => problem.push_str("; a value holding `: ` must be quoted"),
+        }
     }
     let message = match location {
         Some(location) => format!("{what} at column {}: {problem}", location.column()),
@@ -414,7 +436,7 @@ mod tests {
             .expect_err("a second `: ` on the line is not YAML");
         assert_eq!(
             error.to_string(),
-            "r.md:2: invalid YAML frontmatter at column 22: mapping values are not allowed in this context; a value holding `: ` must be quoted (`description: \"Use this: always\"`)"
+            "r.md:2: invalid YAML frontmatter at column 22: mapping values are not allowed in this context; a value holding `: ` must be quoted: `description: \"Use this: always\"`"
         );
     }
 

@@ -159,12 +159,13 @@ fn print_summary(
     Ok(())
 }
 
-/// Whether `generate --check` would find nothing to do in the project at `start` (git includes
-/// from the cache only, so the advice never waits on the network); `false` when that cannot be
-/// told, which keeps the advice that is always right.
+/// Whether `generate --check` would find nothing to do in the project at `start`. A project with
+/// git includes is not asked (their content would come from the cache, which a pre-commit check
+/// must not touch), nor is one whose check cannot run: `false` then keeps the advice that is
+/// always right.
 fn outputs_match_sources(start: &std::path::Path) -> bool {
     let options = crate::generate::Options {
-        git_includes: crate::git_include::GitIncludes::CacheOnly,
+        git_includes: crate::git_include::GitIncludes::Skip,
         ..crate::generate::Options::default()
     };
     crate::generate::generate(
@@ -175,10 +176,11 @@ fn outputs_match_sources(start: &std::path::Path) -> bool {
         &mut Vec::new(),
     )
     .is_ok_and(|outcome| {
-        outcome
-            .report
-            .changes
-            .iter()
-            .all(|change| change.status == crate::write::Status::Unchanged)
+        outcome.project.config.git_includes.is_empty()
+            && outcome
+                .report
+                .changes
+                .iter()
+                .all(|change| change.status == crate::write::Status::Unchanged)
     })
 }

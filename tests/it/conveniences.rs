@@ -265,7 +265,7 @@ fn yaml_errors_name_one_file_line_and_a_column() {
     assert_eq!(
         validate.stdout(),
         ".ai-rulez/rules/bad.md:3: AR306 invalid YAML frontmatter at column 9: mapping values are not allowed \
-         in this context\n"
+         in this context; a value holding `: ` must be quoted: `title: \"a: b\"`\n"
     );
     // The v3 config.yaml: the same shape, its own line.
     let v3 = Project::empty();
