@@ -2,7 +2,7 @@
 # bench/context.sh — speed of `find_context` (issue 12) on a synthetic monorepo: 5,000 rules in
 # .ai-rulez/ and 200 nested instruction files (AGENTS.md, CLAUDE.md, .claude/rules with paths,
 # .cursor/rules with globs, .github/instructions) over 100 package folders, beside 5,000 source
-# files git would list.
+# files, all tracked in a real git repository.
 #
 #   1. First reply: from starting `ai-rulez mcp` to the answer of the first find_context call
 #      (initialize, initialized and the call written at once), median over RUNS runs. That call
@@ -22,6 +22,7 @@ RUNS=${RUNS:-10}
 CALLS=${CALLS:-2000}
 
 command -v python3 >/dev/null || { echo "error: python3 is needed" >&2; exit 1; }
+command -v git >/dev/null || { echo "error: git is needed" >&2; exit 1; }
 if [ -z "${BIN:-}" ]; then
   (cd "$ROOT" && cargo build --profile dist --quiet)
   BIN=$ROOT/target/dist/ai-rulez
@@ -47,7 +48,7 @@ def write(path, text):
         handle.write(text)
 
 root = os.path.join(work, "monorepo")
-os.makedirs(os.path.join(root, ".git"))
+os.makedirs(root)
 write(os.path.join(root, ".ai-rulez", "config.toml"),
       'version = "5.0"\nname = "monorepo"\npresets = ["claude"]\n')
 for number in range(5000):
@@ -78,7 +79,14 @@ for package in range(100):
     nested += 2
     for source in range(50):
         write(os.path.join(base, "src", f"m{source:02}.go"), "package main\n")
-print(f"monorepo: 5,000 rules, {nested} instruction files, 5,000 source files")
+# A real repository with every file tracked, as a monorepo is: the index is built from what git
+# lists, so the timing includes reading git's index and ignore rules.
+git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com",
+       "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"]
+subprocess.run(git + ["init", "-q"], cwd=root, check=True)
+subprocess.run(git + ["add", "-A"], cwd=root, check=True)
+subprocess.run(git + ["commit", "-q", "-m", "monorepo"], cwd=root, check=True)
+print(f"monorepo (a git repository, every file tracked): 5,000 rules, {nested} instruction files, 5,000 source files")
 
 def send(process, message):
     process.stdin.write((json.dumps(message) + "\n").encode())
