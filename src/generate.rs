@@ -51,7 +51,9 @@ pub(crate) fn plan(
         ));
     }
     let view = project::view(&project, profile, warnings)?;
-    let specs = presets::select(&project.config.presets, warnings)?;
+    let mut preset_warnings = Vec::new();
+    let specs = presets::select(&project.config.presets, &mut preset_warnings)?;
+    warnings.extend(located_in_config(&project, preset_warnings));
     // Each lookup is noted in the running record of reads (if any), so a remembered run is
     // only replayed while every variable it read still has the same value.
     let environment = |name: &str| {
@@ -68,6 +70,30 @@ pub(crate) fn plan(
     let mut plan = render::render(&project, &view, &specs, lookup)?;
     warnings.append(&mut plan.warnings);
     Ok((project, plan))
+}
+
+/// `warnings` about the `presets` list, each starting with the config's path and the line that
+/// assigns `presets` (`.ai-rulez/config.toml:3: unknown preset ...`), as `validate` names them;
+/// with the path alone when that line is not found, unchanged when the config cannot be read.
+fn located_in_config(project: &Project, warnings: Vec<String>) -> Vec<String> {
+    if warnings.is_empty() {
+        return warnings;
+    }
+    let Ok(Some((bytes, _))) = project
+        .dir
+        .read(&project.config_relative, crate::project::MAX_CONFIG_BYTES)
+    else {
+        return warnings;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let location = match crate::config::key_path_line(&text, "presets") {
+        Some(line) => format!("{}:{line}", project.config_relative),
+        None => project.config_relative.clone(),
+    };
+    warnings
+        .into_iter()
+        .map(|warning| format!("{location}: {warning}"))
+        .collect()
 }
 
 /// How a `generate` run treats files in the way and what it reports besides statuses.

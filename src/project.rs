@@ -36,7 +36,7 @@ pub struct Project {
 }
 
 /// Largest config file read, in bytes (4 MiB).
-const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Config locations tried in each directory, in order: (relative path, is YAML).
 const CONFIG_CANDIDATES: [(&str, bool); 5] = [

@@ -48,7 +48,7 @@ fn b60_generate_names_every_misspelling_with_a_hint() {
             "warning: .ai-rulez/rules/backend/: not read; rule files are read only directly inside .ai-rulez/rules/, so move its files up (or into `domains/<name>/rules/` for a domain)",
             "warning: .ai-rulez/rules/notes.txt: not read; rule files are Markdown files ending in `.md`, so rename it or move it out of .ai-rulez/rules/",
             "warning: .ai-rulez/rules/style.md:2: unknown rule frontmatter key `pahts`; assistants ignore it; did you mean `paths`?",
-            "warning: unknown preset `cursr`; it is skipped, so that assistant gets no files; did you mean `cursor`? (known: aiassistant, amazonq, amp, antigravity, augment, claude, cline, codebuddy, codex, continue, copilot, crush, cursor, devin, factory, gemini, gitlab-duo, goose, grok, junie, kilo, kimi, kiro, opencode, openhands, qoder, qwen, replit, roo, tabnine, trae, warp, windsurf, zed, zoocode)",
+            "warning: .ai-rulez/config.toml:3: unknown preset `cursr`; it is skipped, so that assistant gets no files; did you mean `cursor`? (known: aiassistant, amazonq, amp, antigravity, augment, claude, cline, codebuddy, codex, continue, copilot, crush, cursor, devin, factory, gemini, gitlab-duo, goose, grok, junie, kilo, kimi, kiro, opencode, openhands, qoder, qwen, replit, roo, tabnine, trae, warp, windsurf, zed, zoocode)",
         ]
     );
     // `validate` reports the same mistakes: the keys and the preset as findings, the folders and
