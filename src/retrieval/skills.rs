@@ -80,7 +80,7 @@ pub struct WithheldSkill {
 pub(crate) struct SkillShelf {
     /// Served skills, sorted by name.
     pub(crate) skills: Vec<ServedSkill>,
-    /// Skills that would be served but failed screening or naming, sorted by name.
+    /// Skills that failed screening (any skill) or naming (a shelved one), sorted by name.
     pub(crate) withheld: Vec<WithheldSkill>,
     /// Relevance index over `skills` (positions are indexes into `skills`).
     index: RelevanceIndex,
@@ -118,11 +118,9 @@ impl SkillShelf {
             .map(|item| delivery::of_skill(item, &project.config))
             .collect();
         let any_served = deliveries.iter().any(|delivery| delivery.is_served());
-        let candidates: Vec<(&Item, Delivery)> = skills
-            .into_iter()
-            .zip(deliveries)
-            .filter(|(_, delivery)| !any_served || delivery.is_served())
-            .collect();
+        // Every skill is screened, not only the shelved ones: `get_rules` can send a static
+        // skill of a project that also serves some, and must never send one that fails.
+        let candidates: Vec<(&Item, Delivery)> = skills.into_iter().zip(deliveries).collect();
         // Screening is most of the cost, and each skill's is independent.
         let outcomes = crate::parallel::map_in_order(&candidates, |(item, delivery)| {
             let key = skill_screening::key_of(project, item, &crate::lint::scan::item_text(item));
@@ -134,7 +132,17 @@ impl SkillShelf {
             // not part of the remembered verdict.
             let mut reasons = symlink_reasons(item, refused_symlinks);
             reasons.extend(errors.iter().cloned());
-            let outcome = serve(item, *delivery, reasons);
+            // A skill is shelved when the project serves none (every skill is then offered by
+            // `find_skill`) or it is served itself; a static skill of a project that serves
+            // others is only withheld when its screening fails, not for an unusable name.
+            let shelved = !any_served || delivery.is_served();
+            let outcome = if shelved {
+                Some(serve(item, *delivery, reasons))
+            } else if reasons.is_empty() {
+                None
+            } else {
+                Some(Err(reasons))
+            };
             (key, errors, screened, outcome)
         });
         let mut screening = Screening::default();
@@ -144,8 +152,9 @@ impl SkillShelf {
             screening.verdicts.insert(key, errors);
             screening.screened += usize::from(screened);
             match outcome {
-                Ok(skill) => served.push((skill, item)),
-                Err(reasons) => withheld.push(WithheldSkill {
+                None => {}
+                Some(Ok(skill)) => served.push((skill, item)),
+                Some(Err(reasons)) => withheld.push(WithheldSkill {
                     name: item.id.clone(),
                     reasons,
                 }),
