@@ -162,7 +162,7 @@ async def run(binary, root):
                         "title": "Database access",
                         "priority": "medium",
                         "scope": "src/db/**",
-                        "reason": "its scope matches; task words in its triggers: migration",
+                        "reason": "scope matches; task words: migration (triggers)",
                         "body": "Use the query builder for every migration.",
                     }
                 ],
@@ -172,7 +172,7 @@ async def run(binary, root):
                 data["others"],
                 [
                     {"kind": "rule", "id": "rust", "title": "Rust errors", "summary": "Rust errors"},
-                    {"kind": "rule", "id": "style", "title": "Code style", "summary": ""},
+                    {"kind": "rule", "id": "style", "title": "Code style", "summary": "Code style"},
                 ],
             )
             check("get_rules: text carries the rule", "Use the query builder" in result.content[0].text, True)

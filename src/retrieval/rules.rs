@@ -256,6 +256,35 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
     reply
 }
 
+/// The start of a sent item's heading: its title and, when the id differs, the id in backticks,
+/// then the opening parenthesis of the facts that follow: for the rule `invoice-rounding`
+/// titled "Invoice rounding" that is the title, the id in backticks and a comma; for a rule
+/// whose title is its id, the id and the parenthesis alone.
+fn heading_name(title: &str, id: &str) -> String {
+    if title == id {
+        format!("{title} (")
+    } else {
+        format!("{title} (`{id}`, ")
+    }
+}
+
+/// The ids of `left_out` grouped by kind, each kind in the order it first appears and its ids
+/// in their order: `rule style, naming; skill write-migration`.
+fn ids_by_kind(left_out: &[&LeftOut]) -> String {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for other in left_out {
+        match groups.iter_mut().find(|(kind, _)| *kind == other.kind) {
+            Some((_, ids)) => ids.push(&other.id),
+            None => groups.push((&other.kind, vec![&other.id])),
+        }
+    }
+    groups
+        .iter()
+        .map(|(kind, ids)| format!("{kind} {}", ids.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// Renders a `get_rules` reply as text for the model.
 #[must_use]
 pub(crate) fn rules_text(reply: &RulesReply) -> String {
@@ -277,38 +306,51 @@ pub(crate) fn rules_text(reply: &RulesReply) -> String {
             "No task words were given (none, or only stopwords and punctuation), so every applicable rule is listed.\n",
         );
     }
+    // Every heading and line below is read on each call, so they say what they must in few
+    // words: an id equal to the title is not repeated, and the ids left out are grouped by kind.
     for rule in &reply.rules {
         text.push_str(&format!(
-            "\n## {} (`{}`, {}, {}; {})\n\n{}\n",
-            rule.title, rule.id, rule.priority, rule.scope, rule.reason, rule.body
+            "\n## {}{}, {}; {})\n\n{}\n",
+            heading_name(&rule.title, &rule.id),
+            rule.priority,
+            rule.scope,
+            rule.reason,
+            rule.body
         ));
     }
     for (noun, items) in [("Context", &reply.context), ("Skill", &reply.skills)] {
         for item in items {
             text.push_str(&format!(
-                "\n## {noun}: {} (`{}`, {}; {})\n\n{}\n",
-                item.title, item.id, item.scope, item.reason, item.body
+                "\n## {noun}: {}{}; {})\n\n{}\n",
+                heading_name(&item.title, &item.id),
+                item.scope,
+                item.reason,
+                item.body
             ));
         }
     }
     if !reply.others.is_empty() {
         text.push_str(&format!(
-            "\n{} other item(s) cover these files but were not chosen for your task. If one matters, call get_rules again with its id in `include` (`kind:id` when a rule and a context file or skill share it):\n",
+            "\nAlso covering these files, not sent ({}; to read one, call get_rules with it in `include` as `kind:id`):\n",
             reply.others.len()
         ));
-        let mut bare = Vec::new();
-        for other in &reply.others {
-            if other.summary.is_empty() {
-                bare.push(format!("{} {}", other.kind, other.id));
-            } else {
-                text.push_str(&format!(
-                    "- {} {}: {}\n",
-                    other.kind, other.id, other.summary
-                ));
-            }
+        for other in reply
+            .others
+            .iter()
+            .filter(|other| !other.summary.is_empty())
+        {
+            text.push_str(&format!(
+                "- {} {}: {}\n",
+                other.kind, other.id, other.summary
+            ));
         }
+        let bare: Vec<&LeftOut> = reply
+            .others
+            .iter()
+            .filter(|other| other.summary.is_empty())
+            .collect();
         if !bare.is_empty() {
-            text.push_str(&format!("- less likely: {}\n", bare.join(", ")));
+            text.push_str(&format!("- less likely: {}\n", ids_by_kind(&bare)));
         }
     }
     if reply.others_more > 0 {

@@ -51,7 +51,7 @@ const WEIGHTS: Weights = Weights {
     score_rank: 1.160,
     path_rank: 1.898,
     mention: 0.311,
-    log_tokens: -0.750,
+    log_tokens: -1.000,
 };
 const BIAS: f64 = -4.519;
 /// Half-saturation points that squash unbounded BM25 scores into 0..1 (`x / (x + half)`).
@@ -59,9 +59,9 @@ const SCORE_HALF: f64 = 4.0;
 const HEAD_HALF: f64 = 2.0;
 /// A rule or context file is sent when its strength reaches this; chosen by `tune.py` as the
 /// highest recall on the tuning projects within 24 % of the eligible tokens.
-const THRESHOLD: f64 = -0.1;
+const THRESHOLD: f64 = -0.5;
 /// A skill (a whole procedure, often long) is sent when its strength reaches this.
-const SKILL_THRESHOLD: f64 = 0.0;
+const SKILL_THRESHOLD: f64 = -0.5;
 /// When every item the decision leaves out costs, all together, at most this share of the
 /// tokens of the items it sends, they are sent too: the agent then has everything that applies
 /// for at most a quarter more reading, and no left-out item can be the one it needed. The
@@ -71,7 +71,7 @@ const SKILL_THRESHOLD: f64 = 0.0;
 pub(crate) const COMPLETION_SHARE: f64 = 0.25;
 /// The reason an item sent by [`COMPLETION_SHARE`] carries; it names that share.
 const COMPLETION_REASON: &str =
-    "sent with the rest: everything else that applies adds at most a quarter to this reply";
+    "sent with the rest: what was left out adds at most a quarter to this reply";
 /// Items left out whose strength is within this of the threshold are listed with a summary
 /// line; the others by kind and id only, to keep the reply small.
 pub(crate) const NEAR_MISS: f64 = 2.0;
@@ -473,9 +473,12 @@ pub(crate) fn reason(
     }
     let mut parts = Vec::new();
     if features.scope > 0.0 {
-        parts.push("its scope matches".to_owned());
+        parts.push("scope matches".to_owned());
     }
+    // Every sent item carries its reason, so the words are grouped by field in one short
+    // clause ("task words: write, migration (title); adds (text)") rather than a sentence each.
     let words = catalog.relevance().matched_words(query, entry.number, 3);
+    let mut held_by_field = Vec::new();
     for (field, name) in [
         (Field::Title, "title"),
         (Field::Triggers, "triggers"),
@@ -488,15 +491,18 @@ pub(crate) fn reason(
             .map(|(word, _)| word.as_str())
             .collect();
         if !held.is_empty() {
-            parts.push(format!("task words in its {name}: {}", held.join(", ")));
+            held_by_field.push(format!("{} ({name})", held.join(", ")));
         }
+    }
+    if !held_by_field.is_empty() {
+        parts.push(format!("task words: {}", held_by_field.join("; ")));
     }
     let related = catalog.relevance().matched_related(query, entry.number, 3);
     if !related.is_empty() {
-        parts.push(format!("words related to the task: {}", related.join(", ")));
+        parts.push(format!("related words: {}", related.join(", ")));
     }
     if features.mention > 0.0 {
-        parts.push("its text names this file or a folder of it".to_owned());
+        parts.push("its text names this path".to_owned());
     }
     if parts.is_empty() {
         "relevant to the task".to_owned()

@@ -705,14 +705,14 @@ fn get_rules_sends_always_and_relevant_rules_and_names_the_others() {
                  "reason": "always sent for these files", "body": "Never commit secrets."},
                 {"id": "database", "title": "Database access", "priority": "medium",
                  "scope": "src/db/**",
-                 "reason": "its scope matches; task words in its triggers: migration",
+                 "reason": "scope matches; task words: migration (triggers)",
                  "body": "Use the query builder for every migration."}
             ],
             "context": [],
             "skills": [],
             "others": [
                 {"kind": "rule", "id": "rust", "title": "Rust errors", "summary": "Rust errors"},
-                {"kind": "rule", "id": "style", "title": "Code style", "summary": ""}
+                {"kind": "rule", "id": "style", "title": "Code style", "summary": "Code style"}
             ],
             "others_more": 0,
             "already_sent": 0,
@@ -753,7 +753,7 @@ fn get_rules_sends_always_and_relevant_rules_and_names_the_others() {
     assert_eq!(included["already_sent"], 2);
     assert_eq!(
         included["others"],
-        json!([{"kind": "rule", "id": "style", "title": "Code style", "summary": ""}])
+        json!([{"kind": "rule", "id": "style", "title": "Code style", "summary": "Code style"}])
     );
     assert_eq!(included["unknown_ids"], json!(["nope"]));
     server.finish();

@@ -54,8 +54,9 @@ fn a_high_priority_rule_written_for_the_edited_file_is_sent_whatever_the_task_sa
         "Rules for `demo` (1 sent; follow them for this change):\n\
          \n## Invoice rounding (`invoice-rounding`, high, src/billing/invoice.rs; written for this file: `src/billing/invoice.rs` matches `src/billing/invoice.rs`)\n\
          \nRound each line to the cent before summing; never round the total.\n\
-         \n2 other item(s) cover these files but were not chosen for your task. If one matters, call get_rules again with its id in `include` (`kind:id` when a rule and a context file or skill share it):\n\
-         - less likely: rule style, skill write-migration\n"
+         \nAlso covering these files, not sent (2; to read one, call get_rules with it in `include` as `kind:id`):\n\
+         - rule style: Code style\n\
+         - less likely: skill write-migration\n"
     );
     server.finish();
 }
@@ -76,11 +77,11 @@ fn context_and_skills_are_ranked_with_the_rules_and_sent_when_the_task_needs_the
     // the folder of the edited file (`src/db/migrations/`).
     assert_eq!(
         reply["skills"][0]["reason"],
-        "task words in its title: write, migration; task words in its text: adds; words related to the task: add column, backfill; its text names this file or a folder of it"
+        "task words: write, migration (title); adds (text); related words: add column, backfill; its text names this path"
     );
     assert_eq!(
         reply["others"],
-        json!([{"kind": "rule", "id": "style", "title": "Code style", "summary": ""}])
+        json!([{"kind": "rule", "id": "style", "title": "Code style", "summary": "Code style"}])
     );
     // A task about something else leaves both out and names them.
     let other = server.ok(
@@ -165,10 +166,10 @@ fn a_rule_that_shares_only_a_related_word_with_the_task_is_sent_and_says_which()
     assert_eq!(
         text,
         "Rules for `demo` (1 sent; follow them for this change):\n\
-         \n## Back off (`back-off`, medium, global; words related to the task: 429)\n\
+         \n## Back off (`back-off`, medium, global; related words: 429)\n\
          \nOn HTTP 429, wait as long as the Retry-After header says before calling again.\n\
-         \n1 other item(s) cover these files but were not chosen for your task. If one matters, call get_rules again with its id in `include` (`kind:id` when a rule and a context file or skill share it):\n\
-         - less likely: rule style\n"
+         \nAlso covering these files, not sent (1; to read one, call get_rules with it in `include` as `kind:id`):\n\
+         - rule style: Code style\n"
     );
     server.finish();
 }
@@ -223,7 +224,7 @@ fn what_is_left_out_is_sent_too_when_it_adds_at_most_a_quarter_to_the_reply() {
     assert_eq!(ids(&reply, "rules"), ["pagination", "style"]);
     assert_eq!(
         reply["rules"][1]["reason"],
-        "sent with the rest: everything else that applies adds at most a quarter to this reply"
+        "sent with the rest: what was left out adds at most a quarter to this reply"
     );
     assert_eq!(reply["others"], json!([]));
 }
@@ -234,7 +235,8 @@ fn what_is_left_out_stays_out_when_it_would_add_more_than_a_quarter() {
     // so both unrelated rules are only named.
     let reply = pagination_reply(true);
     assert_eq!(ids(&reply, "rules"), ["pagination"], "{reply:#}");
-    assert_eq!(ids(&reply, "others"), ["release-guide", "style"]);
+    // The style rule, one line, comes closer to being sent, so it is named first.
+    assert_eq!(ids(&reply, "others"), ["style", "release-guide"]);
 }
 
 #[test]
