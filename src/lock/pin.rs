@@ -75,9 +75,15 @@ pub fn write_lock(start: &Path, warnings: &mut Vec<String>) -> Result<(String, b
                     .map(|word| format!("{word}: {}", change.path))
             })
             .collect();
+        // The advice comes before the list, so it reads as being about every file listed and
+        // not about the last one alone.
         return Err(Error::refused(
-            lines.join("\n"),
-            "generated files differ from their sources; run `ai-rulez generate` first, then `ai-rulez lock`",
+            paths.lock_file,
+            format!(
+                "not written: {} generated file(s) differ from their sources; run `ai-rulez generate` first, then `ai-rulez lock`:\n{}",
+                lines.len(),
+                lines.join("\n")
+            ),
         ));
     }
     let manifest_text = project

@@ -60,7 +60,7 @@ impl ServedSkills {
         // skills out of the folders would take them away from every assistant: they stay files.
         let Some(ai_rulez_entry) = ai_rulez_server(project) else {
             warnings.push(format!(
-                "served skills ({}) are written as files for every preset: no `[[mcp_servers]]` entry runs `ai-rulez mcp`, so no assistant could load them; add one to serve them: [[mcp_servers]] name = \"ai-rulez\" command = \"ai-rulez\" args = [\"mcp\"]",
+                "served skills ({}) are written as files for every preset: no `[[mcp_servers]]` entry runs `ai-rulez mcp`, so no assistant could load them; add these four lines to the config to serve them:\n  [[mcp_servers]]\n  name = \"ai-rulez\"\n  command = \"ai-rulez\"\n  args = [\"mcp\"]",
                 names.join(", ")
             ));
             return Self {
@@ -164,8 +164,11 @@ impl ServedSkills {
         }
         let yaml = format!("name: {STUB_NAME}\ndescription: {STUB_DESCRIPTION}\n");
         let body = format!(
-            "# Project skills on demand\n\n{} of this project's skills are not written here: the `ai-rulez` MCP server serves them, so they cost nothing until one is needed. Before a task that a team workflow, checklist or convention may cover:\n\n1. Call `find_skill` with a few words about the task as `query` (if your tools do not list it, call `enable_toolset` with `{{\"toolset\": \"skills\"}}` first). It answers the best matches, each with its name and description.\n2. Call `load_skill` with the chosen `name` and follow the instructions it returns.\n3. When those instructions name a file of the skill (`references/`, `scripts/`, `assets/`), call `list_skill_resources` and read the file with `read_skill_file`.\n",
-            self.served.len()
+            "# Project skills on demand\n\n{} not written here: the `ai-rulez` MCP server serves them, so they cost nothing until one is needed. Before a task that a team workflow, checklist or convention may cover:\n\n1. Call `find_skill` with a few words about the task as `query` (if your tools do not list it, call `enable_toolset` with `{{\"toolset\": \"skills\"}}` first). It answers the best matches, each with its name and description.\n2. Call `load_skill` with the chosen `name` and follow the instructions it returns.\n3. When those instructions name a file of the skill (`references/`, `scripts/`, `assets/`), call `list_skill_resources` and read the file with `read_skill_file`.\n",
+            match self.served.len() {
+                1 => "One of this project's skills is".to_owned(),
+                count => format!("{count} of this project's skills are"),
+            }
         );
         let path = format!("{dir}/{STUB_NAME}/SKILL.md");
         Some(Output {

@@ -1315,3 +1315,22 @@ fn the_advice_after_a_failed_check_says_only_lock_when_generate_already_ran() {
     project.run(&["lock"]).expect_code(0);
     check(&project, &[], 0, "");
 }
+
+#[test]
+fn lock_refused_for_stale_outputs_gives_its_advice_before_the_files_it_is_about() {
+    let project = project("[\"claude\"]");
+    project.write(
+        ".ai-rulez/rules/style.md",
+        "# Style\n\nKeep functions short.\n",
+    );
+    project.run(&["generate"]).expect_code(0);
+    project.write(
+        ".ai-rulez/rules/style.md",
+        "# Style\n\nKeep functions shorter.\n",
+    );
+    fails_with(
+        &project,
+        &["lock"],
+        "error: .ai-rulez/ai-rulez.lock: not written: 2 generated file(s) differ from their sources; run `ai-rulez generate` first, then `ai-rulez lock`:\nstale: .ai-rulez/.generated-manifest.json\nstale: .claude/rules/style.md\n",
+    );
+}

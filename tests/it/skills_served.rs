@@ -195,7 +195,7 @@ fn served_skills_without_an_ai_rulez_mcp_entry_stay_files_with_a_warning() {
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert!(
         run.stderr().contains(
-            "warning: served skills (deploy, refunds) are written as files for every preset: no `[[mcp_servers]]` entry runs `ai-rulez mcp`, so no assistant could load them; add one to serve them: [[mcp_servers]] name = \"ai-rulez\" command = \"ai-rulez\" args = [\"mcp\"]\n"
+            "warning: served skills (deploy, refunds) are written as files for every preset: no `[[mcp_servers]]` entry runs `ai-rulez mcp`, so no assistant could load them; add these four lines to the config to serve them:\n  [[mcp_servers]]\n  name = \"ai-rulez\"\n  command = \"ai-rulez\"\n  args = [\"mcp\"]\n"
         ),
         "{}",
         run.stderr()
@@ -206,6 +206,36 @@ fn served_skills_without_an_ai_rulez_mcp_entry_stay_files_with_a_warning() {
             ".claude/skills/deploy",
             ".claude/skills/invoices",
             ".claude/skills/refunds",
+            ".claude/skills/style"
+        ]
+    );
+    // The four lines, pasted as they are printed, make a config that serves the skills.
+    let printed = run.stderr();
+    let snippet: String = printed
+        .lines()
+        .skip_while(|line| !line.contains("add these four lines"))
+        .skip(1)
+        .take(4)
+        .map(|line| format!("{}\n", line.trim_start()))
+        .collect();
+    project.write(
+        ".ai-rulez/config.toml",
+        format!("{}\n{snippet}", project.read(".ai-rulez/config.toml")),
+    );
+    let served = project.run(&["generate"]);
+    assert_eq!(served.code(), 0, "{}", served.stderr());
+    assert!(
+        !served
+            .stderr()
+            .contains("written as files for every preset"),
+        "{}",
+        served.stderr()
+    );
+    assert_eq!(
+        skill_folders(&project),
+        [
+            ".claude/skills/ai-rulez-skills",
+            ".claude/skills/invoices",
             ".claude/skills/style"
         ]
     );
