@@ -113,6 +113,12 @@ impl InstructionFile {
     /// agents apply to the whole scope.
     #[must_use]
     pub(crate) fn applies_to(&self, path: &str) -> bool {
+        // The scope folder itself is asked about (`find_context` with `path: "pkg/api"`): its
+        // instruction files and agents apply, as do its rules without globs; a glob matches
+        // files, not the folder.
+        if path == self.scope {
+            return self.kind != FileKind::Rule || (self.globs.is_empty() && !self.broken_globs);
+        }
         let Some(below) = below_scope(&self.scope, path) else {
             return false;
         };

@@ -659,3 +659,34 @@ fn in_a_repository_subfolder_git_decides_what_is_listed_by_every_ignore_file_and
     assert_eq!(names(&vendored), ["instruction . AGENTS.md"]);
     server.finish();
 }
+
+#[test]
+fn a_folder_path_gets_its_own_scope_and_load_context_reads_scopes_as_find_context_does() {
+    let project = monorepo();
+    let mut server = start(&project);
+    // The folder itself: its instruction file and agent apply, and a rule's globs (which match
+    // files) do not; with or without a trailing slash.
+    for path in ["pkg/api", "pkg/api/"] {
+        let reply = server.ok("find_context", json!({"path": path}));
+        assert_eq!(
+            names(&reply),
+            [
+                "instruction pkg/api AGENTS.md",
+                "agent pkg/api reviewer",
+                "instruction . AGENTS.md",
+            ],
+            "path {path}"
+        );
+    }
+    // Every spelling of a scope find_context accepts names the same file for load_context.
+    let absolute = project.path().join("pkg/api");
+    let absolute = absolute.to_str().expect("a UTF-8 path");
+    for scope in ["pkg/api", "pkg/api/", "./pkg/api", absolute] {
+        let loaded = server.ok("load_context", json!({"scope": scope, "name": "AGENTS.md"}));
+        assert_eq!(loaded["path"], "pkg/api/AGENTS.md", "scope {scope}");
+    }
+    let root = project.path().to_str().expect("a UTF-8 path");
+    let loaded = server.ok("load_context", json!({"scope": root, "name": "AGENTS.md"}));
+    assert_eq!(loaded["path"], "AGENTS.md");
+    server.finish();
+}

@@ -41,28 +41,7 @@ fn find_context() -> ToolSpec {
                     ),
                     None => None,
                 };
-                // A scope is a folder named as a path is: relative to the project root, or
-                // absolute inside the project; `.` (or nothing) is the root.
-                let scope = match &args.scope {
-                    Some(scope) if scope.is_empty() || scope.trim_end_matches('/') == "." => {
-                        Some(".".to_owned())
-                    }
-                    Some(scope) => {
-                        let folder = match scope.trim_end_matches('/') {
-                            "" => scope.as_str(),
-                            trimmed => trimmed,
-                        };
-                        let relative = retrieval::project_relative(root, folder).ok_or_else(|| {
-                            ToolError(format!(
-                                "scope `{}` is not a folder inside the project at {}; give it relative to the project root, `.` for the root",
-                                scope.escape_debug(),
-                                root.display()
-                            ))
-                        })?;
-                        Some(if relative.is_empty() { ".".to_owned() } else { relative })
-                    }
-                    None => None,
-                };
+                let scope = args.scope.as_deref().map(|scope| project_scope(root, scope)).transpose()?;
                 let request = FindContextRequest {
                     path,
                     scope,
@@ -88,8 +67,11 @@ fn load_context() -> ToolSpec {
         pairing: Pairing::NoCommand("people open the file"),
         handler: Handler::new(|server, args: LoadContextArgs| -> Reply<LoadedContext> {
             let along = args.scope.as_deref();
-            server.read_instruction_files(args.working_directory.as_deref(), None, along, |index, dir, _| {
-                let scope_and_name = match (&args.scope, &args.name) {
+            server.read_instruction_files(args.working_directory.as_deref(), None, along, |index, dir, root| {
+                // The scope is read as find_context reads it, so every spelling it lists a
+                // file under (`./pkg/api`, absolute, `pkg/api/`) finds the same file here.
+                let scope = args.scope.as_deref().map(|scope| project_scope(root, scope)).transpose()?;
+                let scope_and_name = match (&scope, &args.name) {
                     (Some(scope), Some(name)) => Some((scope.as_str(), name.as_str())),
                     (None, None) => None,
                     _ => {
@@ -113,4 +95,29 @@ fn load_context() -> ToolSpec {
             })
         }),
     }
+}
+
+/// The project-relative folder a `scope` argument names (`.` for the root): relative to the
+/// project root at `root` or absolute inside it, with or without a trailing `/` or a leading
+/// `./`. Errors: a scope outside the project, with the root to name it from.
+fn project_scope(root: &std::path::Path, scope: &str) -> Result<String, ToolError> {
+    if scope.is_empty() || scope.trim_end_matches('/') == "." {
+        return Ok(".".to_owned());
+    }
+    let folder = match scope.trim_end_matches('/') {
+        "" => scope,
+        trimmed => trimmed,
+    };
+    let relative = retrieval::project_relative(root, folder).ok_or_else(|| {
+        ToolError(format!(
+            "scope `{}` is not a folder inside the project at {}; give it relative to the project root, `.` for the root",
+            scope.escape_debug(),
+            root.display()
+        ))
+    })?;
+    Ok(if relative.is_empty() {
+        ".".to_owned()
+    } else {
+        relative
+    })
 }
