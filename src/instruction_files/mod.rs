@@ -146,8 +146,9 @@ pub(crate) struct InstructionIndex {
     pub files: Vec<InstructionFile>,
     /// Whether files were left out by [`MAX_INDEXED`].
     pub truncated: bool,
-    /// Files left out because screening found an error in them: (path, the first error as
-    /// `CODE on line N: message`), in path order.
+    /// Files left out because they cannot be served (screening found an error, bad frontmatter,
+    /// not UTF-8, too large, a path with control characters): (path, why, such as the first
+    /// screening error as `CODE on line N: message`), in path order.
     pub withheld: Vec<(String, String)>,
 }
 
@@ -254,9 +255,9 @@ const SKIPPED_FOLDERS: [&str; 4] = [".git", "node_modules", ".ai-rulez", "target
 ///
 /// Input: the project directory; `config_dir_relative` is the folder holding ai-rulez's own
 /// config (its files are sources, not instruction files, and are never indexed). Output: the
-/// index, shallowest scopes first. A file that cannot be read (vanished, over [`MAX_FILE_BYTES`],
-/// not UTF-8, bad frontmatter, behind a symlink) is left out; a file whose screening finds an
-/// error is left out and named in `withheld`. Never fails.
+/// index, shallowest scopes first. A file that vanished is left out; one that cannot be served
+/// (over [`MAX_FILE_BYTES`], not UTF-8, bad frontmatter, behind a symlink, a screening error)
+/// is left out and named in `withheld` with the reason. Never fails.
 #[must_use]
 pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionIndex {
     let candidates = candidates(dir.root(), config_dir_relative);
@@ -288,13 +289,25 @@ pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionI
             ));
             continue;
         }
-        let Ok(Some((bytes, _))) = dir.read(&path, MAX_FILE_BYTES) else {
-            continue;
+        // A file that vanished since it was listed is simply gone; one that cannot be served
+        // is named with the reason, so an agent told "no indexed file has the URI" is not left
+        // guessing whether the file exists.
+        let bytes = match dir.read(&path, MAX_FILE_BYTES) {
+            Ok(Some((bytes, _))) => bytes,
+            Ok(None) => continue,
+            Err(error) => {
+                index.withheld.push((path, format!("not read: {error}")));
+                continue;
+            }
         };
         if banner_provenance(&bytes) != Provenance::NoBanner {
             continue;
         }
         let Ok(text) = std::str::from_utf8(&bytes) else {
+            index.withheld.push((
+                path,
+                "not UTF-8 text; save it as UTF-8 to serve it".to_owned(),
+            ));
             continue;
         };
         let text = own_text(text);
@@ -302,8 +315,9 @@ pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionI
             index.withheld.push((path, error));
             continue;
         }
-        if let Some(file) = indexed_file(path, placement, text.as_bytes()) {
-            index.files.push(file);
+        match indexed_file(path, placement, text.as_bytes()) {
+            Ok(file) => index.files.push(file),
+            Err((path, error)) => index.withheld.push((path, error)),
         }
     }
     index.withheld.sort();
@@ -419,8 +433,19 @@ fn depth(scope: &str) -> usize {
 }
 
 /// The index entry for a file read as `bytes`; `None` when its frontmatter cannot be read.
-fn indexed_file(path: String, placement: Placement, bytes: &[u8]) -> Option<InstructionFile> {
-    let document = crate::frontmatter::parse(&path, bytes).ok()?;
+fn indexed_file(
+    path: String,
+    placement: Placement,
+    bytes: &[u8],
+) -> Result<InstructionFile, (String, String)> {
+    let document = match crate::frontmatter::parse(&path, bytes) {
+        Ok(document) => document,
+        Err(error) => {
+            let reason =
+                format!("its frontmatter does not parse ({error}); fix it to serve the file");
+            return Err((path, reason));
+        }
+    };
     let always = document.values.get("alwaysApply") == Some(&serde_json::Value::Bool(true));
     let globs = match placement.globs_key {
         Some(key) if !always => document
@@ -454,7 +479,7 @@ fn indexed_file(path: String, placement: Placement, bytes: &[u8]) -> Option<Inst
         .get("description")
         .and_then(serde_json::Value::as_str)
         .map_or_else(|| first_line(&document.body), str::to_owned);
-    Some(InstructionFile {
+    Ok(InstructionFile {
         hash: crate::hash::sha256_tagged(bytes),
         path,
         scope: placement.scope,

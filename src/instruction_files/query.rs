@@ -76,7 +76,7 @@ pub(crate) struct FindContextReply {
     /// The files, best first. Without a task: for a path the nearest scope first, otherwise the
     /// shallowest; within a scope instruction files, rules, then agents, by path.
     pub results: Vec<ContextMatch>,
-    /// Files withheld because screening found an error in them, as `path: CODE on line N: ...`.
+    /// Files withheld (a screening error, bad frontmatter, not UTF-8, too large), as `path: why`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub withheld: Vec<String>,
     /// Whether the index was cut at its limit of 20,000 files (the shallowest scopes were kept).

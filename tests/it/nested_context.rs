@@ -690,3 +690,45 @@ fn a_folder_path_gets_its_own_scope_and_load_context_reads_scopes_as_find_contex
     assert_eq!(loaded["path"], "AGENTS.md");
     server.finish();
 }
+
+#[test]
+fn a_file_that_cannot_be_served_is_named_with_the_reason_instead_of_vanishing() {
+    let project = monorepo();
+    project.write("b/AGENTS.md", "---\n\n# B\n");
+    project.write(
+        "web/.cursor/rules/bad.mdc",
+        "---\ndescription: [broken\nglobs: \"*.ts\"\n---\n# Bad\n",
+    );
+    project.write("c/AGENTS.md", b"# C\n\xff\xfe\n");
+    let mut server = start(&project);
+    let reply = server.ok("find_context", json!({"scope": ".", "recursive": true}));
+    let withheld: Vec<&str> = reply["withheld"]
+        .as_array()
+        .expect("withheld")
+        .iter()
+        .map(|entry| entry.as_str().expect("a line"))
+        .collect();
+    assert_eq!(withheld.len(), 3, "{withheld:?}");
+    assert!(
+        withheld[0].starts_with("b/AGENTS.md: its frontmatter does not parse (")
+            && withheld[0].ends_with("); fix it to serve the file"),
+        "{}",
+        withheld[0]
+    );
+    assert_eq!(
+        withheld[1],
+        "c/AGENTS.md: not UTF-8 text; save it as UTF-8 to serve it"
+    );
+    assert!(
+        withheld[2].starts_with("web/.cursor/rules/bad.mdc: its frontmatter does not parse ("),
+        "{}",
+        withheld[2]
+    );
+    // Asked for by URI, the reason is given too.
+    let error = server.fails("load_context", json!({"uri": "context://b/AGENTS.md"}));
+    assert!(
+        error.starts_with("`context://b/AGENTS.md` is withheld: its frontmatter does not parse ("),
+        "{error}"
+    );
+    server.finish();
+}
