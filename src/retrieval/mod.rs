@@ -445,12 +445,13 @@ impl Catalog {
                 .as_deref()
                 .map(|path| skill_screening::read(&self.project.dir, path))
                 .unwrap_or_default();
-            let (built, screening) = skills::SkillShelf::build(
+            let (mut built, screening) = skills::SkillShelf::build(
                 &self.project,
                 &self.view,
                 &remembered,
                 &self.refused_symlinks,
             );
+            built.note_unloadable(&self.problems);
             if let Some(path) = path
                 && screening.screened > 0
                 && screening.verdicts.len() >= skill_screening::LEAST_SKILLS

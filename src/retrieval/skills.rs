@@ -172,6 +172,34 @@ impl SkillShelf {
         (shelf, screening)
     }
 
+    /// Names as withheld each skill whose `SKILL.md` the load left out (`load_problems`, as
+    /// `file:line: message`), so `find_skill` and `load_skill` say why it is missing instead of
+    /// that no such skill exists. A skill already on the shelf or withheld keeps its entry.
+    pub(crate) fn note_unloadable(&mut self, load_problems: &[String]) {
+        for problem in load_problems {
+            let Some(end) = problem.find("/SKILL.md:") else {
+                continue;
+            };
+            let folder = &problem[..end];
+            let Some((parent, name)) = folder.rsplit_once('/') else {
+                continue;
+            };
+            if !(parent == "skills" || parent.ends_with("/skills")) {
+                continue;
+            }
+            let known = self.skills.iter().any(|skill| skill.name == name)
+                || self.withheld.iter().any(|skill| skill.name == name);
+            if !known {
+                self.withheld.push(WithheldSkill {
+                    name: name.to_owned(),
+                    reasons: vec![format!("{problem}; the skill was not loaded")],
+                });
+            }
+        }
+        self.withheld
+            .sort_by(|left, right| left.name.cmp(&right.name));
+    }
+
     /// The served skill called `name`.
     ///
     /// Errors: a message naming the withheld skill and its reasons, or saying no such skill is

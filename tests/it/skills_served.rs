@@ -949,3 +949,30 @@ fn get_rules_never_sends_a_static_skill_that_fails_screening_in_a_project_servin
     );
     server.finish();
 }
+
+#[test]
+fn a_skill_whose_frontmatter_does_not_parse_is_named_as_withheld_with_the_load_error() {
+    let project = served_project();
+    project.write(
+        ".ai-rulez/skills/broken/SKILL.md",
+        "---\nname: broken\ndelivery: served\ndescription: [unclosed\n---\n# Broken\n",
+    );
+    let mut server = Server::start_with(project.path(), &["--toolsets", "read,skills"], &[]);
+    let reason = ".ai-rulez/skills/broken/SKILL.md:4: invalid YAML frontmatter at column 14: unclosed bracket '['; the skill was not loaded";
+    let (_, found) = server.text("find_skill", json!({"query": ""}));
+    let broken: Vec<&serde_json::Value> = found["withheld"]
+        .as_array()
+        .expect("withheld")
+        .iter()
+        .filter(|skill| skill["name"] == "broken")
+        .collect();
+    assert_eq!(
+        broken,
+        vec![&json!({"name": "broken", "reasons": [reason]})]
+    );
+    assert_eq!(
+        server.fails("load_skill", json!({"name": "broken"})),
+        format!("skill `broken` is withheld: {reason}; fix the file and call again")
+    );
+    server.finish();
+}
