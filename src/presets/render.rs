@@ -281,7 +281,11 @@ impl Renderer<'_> {
         }
         if let Some(skills) = &preset.skills {
             self.skill_folders(preset, skills, plan)?;
-            if let Some(stub) = self.served.stub_for(preset, &skills.dir) {
+            // An assistant that reads another enabled preset's skills folder finds there what
+            // that preset writes of the served skills (the stub, or the skills themselves), so a
+            // stub of its own would reach it twice (Gemini CLI reports a skill conflict).
+            let reads_another_folder = self.shared_skills.contains_key(&preset.name);
+            if !reads_another_folder && let Some(stub) = self.served.stub_for(preset, &skills.dir) {
                 plan.add(stub)?;
             }
         }

@@ -976,3 +976,24 @@ fn a_skill_whose_frontmatter_does_not_parse_is_named_as_withheld_with_the_load_e
     );
     server.finish();
 }
+
+#[test]
+fn the_stub_is_written_once_per_assistant_as_the_skills_are() {
+    // Gemini CLI reads `.agents/skills/` (written for Codex); Copilot and OpenCode read
+    // `.claude/skills/` and `.agents/skills/`. Each gets the stub from those folders only.
+    let project =
+        precedence_project("\"claude\", \"codex\", \"gemini\", \"copilot\", \"opencode\"");
+    let run = project.run(&["generate"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(
+        skill_folders(&project),
+        [
+            ".agents/skills/ai-rulez-skills",
+            ".agents/skills/invoices",
+            ".agents/skills/style",
+            ".claude/skills/ai-rulez-skills",
+            ".claude/skills/invoices",
+            ".claude/skills/style"
+        ]
+    );
+}
