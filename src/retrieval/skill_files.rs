@@ -245,24 +245,38 @@ pub(crate) fn file_of_uri<'shelf>(
     shelf: &'shelf SkillShelf,
     uri: &str,
 ) -> Result<(&'shelf ServedSkill, &'shelf SkillFile), String> {
+    // Every part of the URI that reaches an error is escaped: a newline or escape sequence in
+    // it would otherwise reach the model's text as if it were an instruction.
+    let shown = uri.escape_debug();
     let Some(rest) = uri.strip_prefix(SKILL_SCHEME) else {
         return Err(format!(
-            "`{uri}` is not a skill file URI; use skill://<name>/<path> as listed by list_skill_resources"
+            "`{shown}` is not a skill file URI; use skill://<name>/<path> as listed by list_skill_resources"
         ));
     };
     let Some((name, path)) = rest.split_once('/') else {
+        if rest.is_empty() || !super::skills::is_skill_name(rest) {
+            return Err(format!(
+                "`{shown}` names no skill file; use skill://<name>/SKILL.md, such as skill://release-notes/SKILL.md, with a name find_skill lists"
+            ));
+        }
         return Err(format!(
-            "`{uri}` names no file; use skill://{rest}/SKILL.md or a path listed by list_skill_resources"
+            "`{shown}` names no file; use skill://{rest}/SKILL.md or a path listed by list_skill_resources"
         ));
     };
+    if !super::skills::is_skill_name(name) {
+        return Err(format!(
+            "`{shown}` is refused: `{}` is not a skill name (1 to 64 lower-case letters, digits and single hyphens); use a name find_skill lists",
+            name.escape_debug()
+        ));
+    }
     let unsafe_path = path.is_empty()
         || path.contains('\\')
         || path
             .split('/')
             .any(|segment| segment.is_empty() || segment == "." || segment == "..");
-    if !super::skills::is_skill_name(name) || unsafe_path {
+    if unsafe_path {
         return Err(format!(
-            "`{uri}` is refused: a skill file URI is skill://<name>/<path> with a path inside the skill (no `..`, `.`, empty segments, leading `/` or backslashes)"
+            "`{shown}` is refused: a skill file URI is skill://<name>/<path> with a path inside the skill (no `..`, `.`, empty segments, leading `/` or backslashes)"
         ));
     }
     let skill = shelf.get(name)?;
@@ -271,7 +285,10 @@ pub(crate) fn file_of_uri<'shelf>(
         .iter()
         .find(|file| file.path == path)
         .ok_or_else(|| {
-            format!("skill `{name}` has no file `{path}`; list_skill_resources names its files")
+            format!(
+                "skill `{name}` has no file `{}`; list_skill_resources names its files",
+                path.escape_debug()
+            )
         })?;
     Ok((skill, file))
 }

@@ -219,8 +219,10 @@ impl SkillShelf {
         }
         let shown: String =
             crate::suggest::did_you_mean(name, self.skills.iter().map(|skill| skill.name.as_str()));
+        // The name is escaped: a control character in it would reach the model's text.
         Err(format!(
-            "no served skill is called `{name}` (find_skill finds them){shown}"
+            "no served skill is called `{}` (find_skill finds them){shown}",
+            name.escape_debug()
         ))
     }
 

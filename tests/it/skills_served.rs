@@ -510,17 +510,45 @@ fn untrusted_uris_and_names_are_refused_without_touching_a_file() {
         "skill://db-migrations//etc/passwd",
         "skill://db-migrations/./SKILL.md",
         "skill://db-migrations/references\\checklist.md",
-        "skill://../db-migrations/SKILL.md",
-        "skill://DB/SKILL.md",
     ] {
+        // Errors escape what they quote (a backslash shows doubled), as the context tools do.
+        let shown = uri.escape_debug();
         assert_eq!(
             server.fails("read_skill_file", json!({"uri": uri})),
-            format!("`{uri}` {refused}"),
+            format!("`{shown}` {refused}"),
         );
         let reply = server.request("resources/read", json!({"uri": uri}));
         assert_eq!(reply["error"]["code"], -32602, "{reply}");
-        assert_eq!(reply["error"]["message"], format!("`{uri}` {refused}"));
+        assert_eq!(reply["error"]["message"], format!("`{shown}` {refused}"));
     }
+    // A name that is not a skill name is the reason given, not the path rules.
+    for (uri, name) in [
+        ("skill://../db-migrations/SKILL.md", ".."),
+        ("skill://DB/SKILL.md", "DB"),
+    ] {
+        assert_eq!(
+            server.fails("read_skill_file", json!({"uri": uri})),
+            format!(
+                "`{uri}` is refused: `{name}` is not a skill name (1 to 64 lower-case letters, digits and single hyphens); use a name find_skill lists"
+            ),
+        );
+    }
+    assert_eq!(
+        server.fails("read_skill_file", json!({"uri": "skill://"})),
+        "`skill://` names no skill file; use skill://<name>/SKILL.md, such as skill://release-notes/SKILL.md, with a name find_skill lists"
+    );
+    // Control characters never reach the reply's text raw.
+    assert_eq!(
+        server.fails(
+            "read_skill_file",
+            json!({"uri": "skill://db-migrations/SKILL.md\u{0}"})
+        ),
+        "skill `db-migrations` has no file `SKILL.md\\0`; list_skill_resources names its files"
+    );
+    assert_eq!(
+        server.fails("load_skill", json!({"name": "rev\u{1b}[31m"})),
+        "no served skill is called `rev\\u{1b}[31m` (find_skill finds them)"
+    );
     assert_eq!(
         server.fails("read_skill_file", json!({"uri": "file:///etc/passwd"})),
         "`file:///etc/passwd` is not a skill file URI; use skill://<name>/<path> as listed by list_skill_resources"
