@@ -222,12 +222,45 @@ pub(crate) fn read(
             ResourceContents::text(json!({ "items": items }).to_string(), uri).with_mime_type(JSON),
         ]);
     }
+    let shown = uri.escape_debug();
     let parts: Vec<&str> = rest.split('/').collect();
     let (kind, domain, name) = match parts.as_slice() {
         [kind, name] => (*kind, None, *name),
         [kind, domain, name] => (*kind, Some(*domain), *name),
-        _ => return Err(format!("unknown resource `{uri}`")),
+        _ => {
+            return Err(format!(
+                "unknown resource `{shown}`; use ai-rulez://<kind>/<name> or ai-rulez://<kind>/<domain>/<name>"
+            ));
+        }
     };
+    // Each segment is checked before any look-up, so the error names the segment at fault
+    // instead of saying the item does not exist.
+    if !ITEM_KINDS.contains(&kind) {
+        return Err(format!(
+            "`{shown}`: unknown kind `{}`; use rule, context, skill, agent or command",
+            kind.escape_debug()
+        ));
+    }
+    if parts
+        .iter()
+        .any(|part| part.is_empty() || *part == "." || *part == "..")
+    {
+        return Err(format!(
+            "`{shown}` is refused: empty, `.` and `..` segments name no item"
+        ));
+    }
+    if let Some(domain) = domain
+        && !project
+            .tree
+            .items
+            .iter()
+            .any(|item| matches!(&item.layer, Layer::Domain(found) if found == domain))
+    {
+        return Err(format!(
+            "`{shown}`: no domain `{}`; the middle segment is a domain (ai-rulez://{kind}/<domain>/<name>)",
+            domain.escape_debug()
+        ));
+    }
     let item = project
         .tree
         .items
@@ -241,7 +274,7 @@ pub(crate) fn read(
                     _ => false,
                 }
         })
-        .ok_or_else(|| format!("no {kind} named `{name}`"))?;
+        .ok_or_else(|| format!("no {kind} named `{}`", name.escape_debug()))?;
     refuse_withheld_skill(shelf, kind, name)?;
     let text = project
         .text_of(&item.source_path)
@@ -251,6 +284,9 @@ pub(crate) fn read(
         ResourceContents::text(text, uri).with_mime_type(media_type),
     ])
 }
+
+/// The kinds an `ai-rulez://<kind>/...` URI names ([`crate::content::Kind::noun`]).
+const ITEM_KINDS: [&str; 5] = ["rule", "context", "skill", "agent", "command"];
 
 /// Markdown, as registered in RFC 7763.
 const MARKDOWN: &str = "text/markdown";

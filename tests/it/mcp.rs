@@ -1465,6 +1465,28 @@ fn resources_serve_config_catalog_and_items() {
     );
     let missing = server.request("resources/read", json!({"uri": "ai-rulez://rule/nope"}));
     assert_eq!(missing["error"]["message"], "no rule named `nope`");
+    // Each malformed segment is named as the fault, not reported as a missing item.
+    for (uri, message) in [
+        (
+            "ai-rulez://rule/../safety",
+            "`ai-rulez://rule/../safety` is refused: empty, `.` and `..` segments name no item",
+        ),
+        (
+            "ai-rulez://rule//safety",
+            "`ai-rulez://rule//safety` is refused: empty, `.` and `..` segments name no item",
+        ),
+        (
+            "ai-rulez://bogus/safety",
+            "`ai-rulez://bogus/safety`: unknown kind `bogus`; use rule, context, skill, agent or command",
+        ),
+        (
+            "ai-rulez://rule/billing/safety",
+            "`ai-rulez://rule/billing/safety`: no domain `billing`; the middle segment is a domain (ai-rulez://rule/<domain>/<name>)",
+        ),
+    ] {
+        let reply = server.request("resources/read", json!({"uri": uri}));
+        assert_eq!(reply["error"]["message"], message, "{uri}");
+    }
     server.finish();
 }
 

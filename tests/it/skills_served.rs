@@ -211,13 +211,14 @@ fn served_skills_without_an_ai_rulez_mcp_entry_stay_files_with_a_warning() {
     );
     // The four lines, pasted as they are printed, make a config that serves the skills.
     let printed = run.stderr();
-    let snippet: String = printed
+    let snippet: Vec<&str> = printed
         .lines()
         .skip_while(|line| !line.contains("add these four lines"))
         .skip(1)
         .take(4)
-        .map(|line| format!("{}\n", line.trim_start()))
+        .map(str::trim_start)
         .collect();
+    let snippet = snippet.join("\n") + "\n";
     project.write(
         ".ai-rulez/config.toml",
         format!("{}\n{snippet}", project.read(".ai-rulez/config.toml")),
