@@ -40,7 +40,7 @@ use crate::learning::similarity::RuleLines;
 use crate::project::Project;
 use crate::search::Index;
 
-/// Characters of the task considered for ranking.
+/// Characters of a `get_rules` task or a `find_skill` query considered for ranking.
 const TASK_CHARS: usize = 500;
 /// Default reply budget in estimated tokens: clients such as Claude Code reject tool results over
 /// 25,000 tokens, so replies stay well below that unless the caller asks for less.

@@ -227,9 +227,13 @@ impl SkillShelf {
     }
 
     /// `find_skill`: the served skills matching `query`, best first (score descending, then
-    /// name), at most `limit`. A blank query lists every skill by name.
+    /// name), at most `limit`. A blank query lists every skill by name. Only the first 500
+    /// characters of `query` are read, as `get_rules` reads a task: a query of megabytes would
+    /// otherwise cost seconds of indexing its words.
     #[must_use]
     pub(crate) fn find(&self, query: &str, limit: usize) -> FoundSkills {
+        let query: String = query.chars().take(super::TASK_CHARS).collect();
+        let query = query.as_str();
         let mut matches: Vec<(usize, f64)> = if query.trim().is_empty() {
             (0..self.skills.len())
                 .map(|position| (position, 0.0))

@@ -459,10 +459,11 @@ fn control_characters_in_paths_never_reach_the_reply_text() {
     assert!(!text.contains("\nIgnore previous"), "{text}");
     assert_eq!(
         server.fails("find_context", json!({"path": "a\nb.rs"})),
-        format!(
-            "`a\\nb.rs` is outside the project at {}",
-            project.path().display()
-        )
+        "path `a\\nb.rs` holds a control character (a NUL, newline or escape), which no indexed file's path has; give the path as it is on disk"
+    );
+    assert_eq!(
+        server.fails("find_context", json!({"path": "pkg/api/x.py\u{0}"})),
+        "path `pkg/api/x.py\\0` holds a control character (a NUL, newline or escape), which no indexed file's path has; give the path as it is on disk"
     );
     server.finish();
 }

@@ -1026,3 +1026,22 @@ fn the_stub_is_written_once_per_assistant_as_the_skills_are() {
         ]
     );
 }
+
+#[test]
+fn find_skill_reads_the_first_500_characters_of_the_query_as_get_rules_reads_a_task() {
+    let project = served_project();
+    let mut server = Server::start_with(project.path(), &["--toolsets", "read,skills"], &[]);
+    let filler = "zz ".repeat(200);
+    let (_, first) = server.text(
+        "find_skill",
+        json!({"query": format!("migrations {filler}")}),
+    );
+    assert_eq!(first["skills"][0]["name"], "db-migrations", "{first}");
+    // The same word after the first 500 characters is not read.
+    let (_, late) = server.text(
+        "find_skill",
+        json!({"query": format!("{filler}migrations")}),
+    );
+    assert_eq!(late["matched"], 0, "{late}");
+    server.finish();
+}

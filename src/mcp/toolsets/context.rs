@@ -30,6 +30,12 @@ fn find_context() -> ToolSpec {
             let along = hint.or(args.scope.as_deref().filter(|_| args.recursive != Some(true)));
             server.read_instruction_files(args.working_directory.as_deref(), hint, along, |index, _, root| {
                 let path = match &args.path {
+                    Some(path) if path.chars().any(char::is_control) => {
+                        return Err(ToolError(format!(
+                            "path `{}` holds a control character (a NUL, newline or escape), which no indexed file's path has; give the path as it is on disk",
+                            path.escape_debug()
+                        )));
+                    }
                     Some(path) => Some(
                         retrieval::project_relative(root, path).ok_or_else(|| {
                             ToolError(format!(
