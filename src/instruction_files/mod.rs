@@ -296,7 +296,13 @@ pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionI
             Ok(Some((bytes, _))) => bytes,
             Ok(None) => continue,
             Err(error) => {
-                index.withheld.push((path, format!("not read: {error}")));
+                // The entry names the path already, so only the message of a located error.
+                let why = match error {
+                    crate::error::Error::Invalid { message, .. } => message,
+                    crate::error::Error::Refused { reason, .. } => reason,
+                    other => other.to_string(),
+                };
+                index.withheld.push((path, format!("not read: {why}")));
                 continue;
             }
         };
@@ -432,7 +438,8 @@ fn depth(scope: &str) -> usize {
     }
 }
 
-/// The index entry for a file read as `bytes`; `None` when its frontmatter cannot be read.
+/// The index entry for a file read as `bytes`. Errors: its frontmatter does not parse, as
+/// (path, why) for the index's `withheld` list.
 fn indexed_file(
     path: String,
     placement: Placement,

@@ -237,7 +237,7 @@ impl Projects {
             eprintln!("ai-rulez mcp: left out: {problem}");
         }
         let mut catalog = Catalog::new(Arc::new(loaded), problems.clone());
-        catalog.note_refused_symlinks(crate::lint::scan::symlinked_paths(&errors));
+        catalog.note_load_errors(&errors);
         if let Some(prefetching) = prefetching {
             catalog.offer_stored_index(prefetching.join().ok().flatten());
         }

@@ -235,10 +235,19 @@ pub(crate) fn read(
     };
     // Each segment is checked before any look-up, so the error names the segment at fault
     // instead of saying the item does not exist.
-    if !ITEM_KINDS.contains(&kind) {
+    if !crate::content::Kind::ALL
+        .iter()
+        .any(|known| known.noun() == kind)
+    {
+        let nouns: Vec<&str> = crate::content::Kind::ALL
+            .iter()
+            .map(|known| known.noun())
+            .collect();
+        let (last, others) = nouns.split_last().unwrap_or((&"rule", &[]));
         return Err(format!(
-            "`{shown}`: unknown kind `{}`; use rule, context, skill, agent or command",
-            kind.escape_debug()
+            "`{shown}`: unknown kind `{}`; use {} or {last}",
+            kind.escape_debug(),
+            others.join(", ")
         ));
     }
     if parts
@@ -284,9 +293,6 @@ pub(crate) fn read(
         ResourceContents::text(text, uri).with_mime_type(media_type),
     ])
 }
-
-/// The kinds an `ai-rulez://<kind>/...` URI names ([`crate::content::Kind::noun`]).
-const ITEM_KINDS: [&str; 5] = ["rule", "context", "skill", "agent", "command"];
 
 /// Markdown, as registered in RFC 7763.
 const MARKDOWN: &str = "text/markdown";

@@ -42,6 +42,12 @@ use crate::search::Index;
 
 /// Characters of a `get_rules` task or a `find_skill` query considered for ranking.
 const TASK_CHARS: usize = 500;
+
+/// The first [`TASK_CHARS`] characters of `text`, the part of a task or query that is ranked
+/// by: a text of megabytes would otherwise cost seconds of splitting and stemming its words.
+pub(crate) fn ranked_part(text: &str) -> String {
+    text.chars().take(TASK_CHARS).collect()
+}
 /// Default reply budget in estimated tokens: clients such as Claude Code reject tool results over
 /// 25,000 tokens, so replies stay well below that unless the caller asks for less.
 pub(crate) const DEFAULT_MAX_TOKENS: usize = 20_000;
@@ -272,6 +278,8 @@ pub struct Catalog {
     /// The symlinks the load refused (paths as the tree shows them, sorted): a served skill
     /// whose folder holds one is withheld, since part of it was never loaded or screened.
     refused_symlinks: Vec<String>,
+    /// Skills whose `SKILL.md` the load left out, with the error ([`skills::unloadable_skills`]).
+    unloadable_skills: Vec<skills::WithheldSkill>,
 }
 
 pub(crate) use relevance::stored::StoredIndex;
@@ -303,10 +311,12 @@ impl Catalog {
             .unwrap_or_else(std::sync::PoisonError::into_inner) = stored;
     }
 
-    /// Tells the catalog which symlinks the load refused (paths as the tree shows them, from
-    /// the load errors): a served skill whose folder holds one is withheld and named.
-    pub(crate) fn note_refused_symlinks(&mut self, paths: Vec<String>) {
-        self.refused_symlinks = paths;
+    /// Tells the catalog what the load left out, from its `errors`: the symlinks it refused (a
+    /// served skill whose folder holds one is withheld and named) and the skills whose
+    /// `SKILL.md` it could not read (named as withheld with the error).
+    pub(crate) fn note_load_errors(&mut self, errors: &[crate::error::Error]) {
+        self.refused_symlinks = crate::lint::scan::symlinked_paths(errors);
+        self.unloadable_skills = skills::unloadable_skills(errors);
     }
 
     /// Builds the catalog of `project`; `problems` are the load errors of files left out.
@@ -414,6 +424,7 @@ impl Catalog {
             instruction_files: crate::instruction_files::CachedIndex::default(),
             skill_shelf: OnceLock::new(),
             refused_symlinks: Vec::new(),
+            unloadable_skills: Vec::new(),
         }
     }
 
@@ -451,7 +462,7 @@ impl Catalog {
                 &remembered,
                 &self.refused_symlinks,
             );
-            built.note_unloadable(&self.problems);
+            built.note_unloadable(&self.unloadable_skills);
             if let Some(path) = path
                 && screening.screened > 0
                 && screening.verdicts.len() >= skill_screening::LEAST_SKILLS

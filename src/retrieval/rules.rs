@@ -8,8 +8,8 @@ use super::relevance::Query;
 use super::select::{self, Eligible};
 use super::{
     Catalog, DEFAULT_MAX_TOKENS, Item, Kind, LeftOut, MAX_CUT_NAMED, MAX_OTHERS_NAMED, RuleRef,
-    RulesReply, RulesRequest, SentRule, Session, TASK_CHARS, is_folder, problems_text,
-    project_relative, sent_rule, summary,
+    RulesReply, RulesRequest, SentRule, Session, is_folder, problems_text, project_relative,
+    sent_rule, summary,
 };
 
 /// The request's paths made project-relative, each with whether it names a folder (it ends in
@@ -37,13 +37,7 @@ pub(crate) fn resolve_paths(
 
 /// The first 500 characters of the request's task (empty without one).
 pub(crate) fn task_text(request: &RulesRequest) -> String {
-    request
-        .task
-        .as_deref()
-        .unwrap_or_default()
-        .chars()
-        .take(TASK_CHARS)
-        .collect()
+    super::ranked_part(request.task.as_deref().unwrap_or_default())
 }
 
 /// The session key of an item: a rule's id (shared with `search_rules`), or `kind:id`.

@@ -172,28 +172,18 @@ impl SkillShelf {
         (shelf, screening)
     }
 
-    /// Names as withheld each skill whose `SKILL.md` the load left out (`load_problems`, as
-    /// `file:line: message`), so `find_skill` and `load_skill` say why it is missing instead of
-    /// that no such skill exists. A skill already on the shelf or withheld keeps its entry.
-    pub(crate) fn note_unloadable(&mut self, load_problems: &[String]) {
-        for problem in load_problems {
-            let Some(end) = problem.find("/SKILL.md:") else {
-                continue;
-            };
-            let folder = &problem[..end];
-            let Some((parent, name)) = folder.rsplit_once('/') else {
-                continue;
-            };
-            if !(parent == "skills" || parent.ends_with("/skills")) {
-                continue;
-            }
-            let known = self.skills.iter().any(|skill| skill.name == name)
-                || self.withheld.iter().any(|skill| skill.name == name);
+    /// Adds `unloadable` (see [`unloadable_skills`]) to the withheld skills, so `find_skill`
+    /// and `load_skill` say why such a skill is missing instead of that none exists. A skill
+    /// already on the shelf or withheld keeps its entry.
+    pub(crate) fn note_unloadable(&mut self, unloadable: &[WithheldSkill]) {
+        for skill in unloadable {
+            let known = self.skills.iter().any(|served| served.name == skill.name)
+                || self
+                    .withheld
+                    .iter()
+                    .any(|withheld| withheld.name == skill.name);
             if !known {
-                self.withheld.push(WithheldSkill {
-                    name: name.to_owned(),
-                    reasons: vec![format!("{problem}; the skill was not loaded")],
-                });
+                self.withheld.push(skill.clone());
             }
         }
         self.withheld
@@ -228,11 +218,10 @@ impl SkillShelf {
 
     /// `find_skill`: the served skills matching `query`, best first (score descending, then
     /// name), at most `limit`. A blank query lists every skill by name. Only the first 500
-    /// characters of `query` are read, as `get_rules` reads a task: a query of megabytes would
-    /// otherwise cost seconds of indexing its words.
+    /// characters of `query` are read, as `get_rules` reads a task ([`super::ranked_part`]).
     #[must_use]
     pub(crate) fn find(&self, query: &str, limit: usize) -> FoundSkills {
-        let query: String = query.chars().take(super::TASK_CHARS).collect();
+        let query = super::ranked_part(query);
         let query = query.as_str();
         let mut matches: Vec<(usize, f64)> = if query.trim().is_empty() {
             (0..self.skills.len())
@@ -536,6 +525,33 @@ pub(crate) fn media_type(path: &str) -> &'static str {
         Some("gz" | "tgz") => "application/gzip",
         _ => OCTET_STREAM,
     }
+}
+
+/// The skills whose `SKILL.md` the load left out, from the load `errors` (an invalid file at
+/// `<config>/skills/<name>/SKILL.md` or a domain's `skills/<name>/SKILL.md`), each with its
+/// located error as the reason, sorted by name.
+pub(crate) fn unloadable_skills(errors: &[crate::error::Error]) -> Vec<WithheldSkill> {
+    let mut found = Vec::new();
+    for error in errors {
+        match error {
+            crate::error::Error::Invalid { path, .. } => {
+                let folder = path.strip_suffix("/SKILL.md");
+                let Some((parent, name)) = folder.and_then(|folder| folder.rsplit_once('/')) else {
+                    continue;
+                };
+                if parent == "skills" || parent.ends_with("/skills") {
+                    found.push(WithheldSkill {
+                        name: name.to_owned(),
+                        reasons: vec![format!("{error}; the skill was not loaded")],
+                    });
+                }
+            }
+            crate::error::Error::Many(inner) => found.extend(unloadable_skills(inner)),
+            _ => {}
+        }
+    }
+    found.sort_by(|left, right| left.name.cmp(&right.name));
+    found
 }
 
 #[cfg(test)]

@@ -733,3 +733,18 @@ fn a_file_that_cannot_be_served_is_named_with_the_reason_instead_of_vanishing() 
     );
     server.finish();
 }
+
+#[test]
+fn a_file_over_the_size_limit_is_named_once_with_the_limit() {
+    let project = monorepo();
+    project.write("e/AGENTS.md", format!("# E\n{}\n", "x".repeat(2_000_000)));
+    let mut server = start(&project);
+    let reply = server.ok("find_context", json!({"scope": ".", "recursive": true}));
+    assert_eq!(
+        reply["withheld"],
+        json!([
+            "e/AGENTS.md: not read: is 2000005 bytes, over the 1048576-byte limit for this kind of file; move it away"
+        ])
+    );
+    server.finish();
+}

@@ -1012,8 +1012,7 @@ fn the_stub_is_written_once_per_assistant_as_the_skills_are() {
     // `.claude/skills/` and `.agents/skills/`. Each gets the stub from those folders only.
     let project =
         precedence_project("\"claude\", \"codex\", \"gemini\", \"copilot\", \"opencode\"");
-    let run = project.run(&["generate"]);
-    assert_eq!(run.code(), 0, "{}", run.stderr());
+    project.run(&["generate"]).expect_code(0);
     assert_eq!(
         skill_folders(&project),
         [
