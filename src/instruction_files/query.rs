@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{FileKind, InstructionFile, InstructionIndex, MAX_FILE_BYTES, below_scope};
+use super::{Activation, FileKind, InstructionFile, InstructionIndex, MAX_FILE_BYTES, below_scope};
 use crate::confined_fs::ProjectDir;
 
 /// Default number of results of `find_context`.
@@ -58,6 +58,11 @@ pub(crate) struct ContextMatch {
     /// scope.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub globs: Vec<String>,
+    /// How its assistant reads it when no path does: `requested` (a Cursor rule read when its
+    /// description fits the task) or `manual` (only when a user attaches or mentions it);
+    /// absent for files read for their scope or globs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activation: Option<&'static str>,
     /// Relevance to the task (distinct task words matched, a name match counting twice); absent
     /// without a task.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -105,8 +110,12 @@ pub(crate) fn find_context(
     }
     let scope_rank = |file: &InstructionFile| -> Option<usize> {
         if let Some(path) = &request.path {
-            return file
-                .applies_to(path)
+            // A rule its assistant reads when the description fits the task is no match for
+            // a path alone; with a task it is a candidate the task words must select.
+            let requested_here = file.activation == Activation::Requested
+                && request.task.is_some()
+                && (path == &file.scope || below_scope(&file.scope, path).is_some());
+            return (file.applies_to(path) || requested_here)
                 .then(|| usize::MAX - super::depth(&file.scope));
         }
         if let Some(scope) = &request.scope {
@@ -139,7 +148,9 @@ pub(crate) fn find_context(
             // without one the task is what selects.
             let score = if request.task.is_some() {
                 let score = task_score(file, &task_terms);
-                if score == 0 && request.path.is_none() {
+                let selected_by_task =
+                    request.path.is_none() || file.activation == Activation::Requested;
+                if score == 0 && selected_by_task {
                     return None;
                 }
                 score
@@ -181,6 +192,7 @@ pub(crate) fn find_context(
             uri: file.uri(),
             hash: file.hash.clone(),
             globs: file.globs.clone(),
+            activation: file.activation.on_request_name(),
             score: request.task.is_some().then_some(score),
         })
         .collect();
@@ -390,6 +402,11 @@ pub(crate) fn context_text(reply: &FindContextReply) -> String {
         );
         if !found.globs.is_empty() {
             let _ = write!(text, " (for {})", found.globs.join(", "));
+        }
+        match found.activation {
+            Some("requested") => text.push_str(" (read when its description fits the task)"),
+            Some(_) => text.push_str(" (read only when attached or mentioned)"),
+            None => {}
         }
         let _ = writeln!(text, ": {} <{}>", found.description, found.uri);
     }

@@ -202,7 +202,9 @@ fn instruction_files(catalog: &Catalog, path: &str, folder: bool) -> Vec<Context
             let inside = file.scope == "."
                 || path.trim_end_matches('/') == file.scope
                 || below_scope(&file.scope, path).is_some();
-            inside && (file.kind != FileKind::Rule || file.globs.is_empty())
+            inside
+                && file.activation.on_request_name().is_none()
+                && (file.kind != FileKind::Rule || file.globs.is_empty())
         })
         .collect();
     // Nearest scope first; within a scope whole-scope files, rules, then agents, by path.

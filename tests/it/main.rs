@@ -4,6 +4,7 @@ mod assistant_cli_findings;
 mod bug_cases;
 mod concurrency;
 mod confinement;
+mod context_activation;
 mod conveniences;
 mod conventions;
 mod corpus;

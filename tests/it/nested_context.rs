@@ -9,7 +9,7 @@ use crate::support::Project;
 
 /// A small monorepo: root and nested instruction files, Claude, Cursor and Copilot rules with
 /// globs, an agent and a command, plus files that must never be indexed.
-fn monorepo() -> Project {
+pub(crate) fn monorepo() -> Project {
     let project = Project::empty();
     project.write(".ai-rulez/config.toml", CONFIG);
     project.write(".gitignore", "ignored/\n");
@@ -52,7 +52,7 @@ fn monorepo() -> Project {
     project
 }
 
-fn names(reply: &Value) -> Vec<String> {
+pub(crate) fn names(reply: &Value) -> Vec<String> {
     reply["results"]
         .as_array()
         .expect("results")
@@ -68,7 +68,7 @@ fn names(reply: &Value) -> Vec<String> {
         .collect()
 }
 
-fn start(project: &Project) -> Server {
+pub(crate) fn start(project: &Project) -> Server {
     Server::start_with(project.path(), &["--toolsets", "read,context"], &[])
 }
 
