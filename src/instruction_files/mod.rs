@@ -439,7 +439,13 @@ fn candidates(root: &Path, config_dir_relative: &str) -> Vec<(String, Placement)
         .build();
     let walked: Vec<String> = walk
         .filter_map(Result::ok)
-        .filter(|entry| entry.file_type().is_some_and(|kind| kind.is_file()))
+        // A symlink is kept so that reading it is refused and it is named as withheld: an
+        // `AGENTS.md` linked to a shared file would otherwise vanish without a word.
+        .filter(|entry| {
+            entry
+                .file_type()
+                .is_some_and(|kind| kind.is_file() || kind.is_symlink())
+        })
         .filter_map(|entry| {
             let relative = entry.path().strip_prefix(root).ok()?.to_str()?;
             let relative = relative.replace('\\', "/");

@@ -4,7 +4,7 @@ mod assistant_cli_findings;
 mod bug_cases;
 mod concurrency;
 mod confinement;
-mod context_activation;
+mod context_claims;
 mod conveniences;
 mod conventions;
 mod corpus;

@@ -28,7 +28,7 @@ fn find_context() -> ToolSpec {
             let hint = args.path.as_deref();
             // A folder listed recursively has no single chain of folders to look along.
             let along = hint.or(args.scope.as_deref().filter(|_| args.recursive != Some(true)));
-            server.read_instruction_files(args.working_directory.as_deref(), hint, along, |index, _, root| {
+            server.read_instruction_files(args.working_directory.as_deref(), hint, along, |index, dir, root| {
                 let path = match &args.path {
                     Some(path) if path.chars().any(char::is_control) => {
                         return Err(ToolError(format!(
@@ -57,6 +57,11 @@ fn find_context() -> ToolSpec {
                     limit: args.limit.map_or(instruction_files::DEFAULT_LIMIT, |limit| limit as usize),
                 };
                 let reply = instruction_files::find_context(index, &request).map_err(ToolError)?;
+                // An empty answer for a scope that is no folder would read as "this folder has
+                // no instruction files"; say what the scope really names instead.
+                if let Some(scope) = request.scope.as_deref().filter(|_| reply.total == 0) {
+                    scope_is_a_folder(dir, scope)?;
+                }
                 Ok(Answer::text(instruction_files::context_text(&reply), reply))
             })
         }),
@@ -126,4 +131,44 @@ fn project_scope(root: &std::path::Path, scope: &str) -> Result<String, ToolErro
     } else {
         relative
     })
+}
+
+/// Checks that the project-relative `scope` is a folder of the project, without following a
+/// symlink. Errors: a sentence naming what it is instead (a file, a symlink, nothing) and what
+/// to ask for.
+fn scope_is_a_folder(dir: &crate::confined_fs::ProjectDir, scope: &str) -> Result<(), ToolError> {
+    use crate::confined_fs::EntryKind;
+    if scope == "." {
+        return Ok(());
+    }
+    let shown = scope.escape_debug();
+    let what = match dir.info(scope) {
+        Ok(Some(info)) => info.kind,
+        Ok(None) => {
+            return Err(ToolError(format!(
+                "scope `{shown}` is no folder of the project (nothing is there); give an existing folder relative to the project root, `.` for the root"
+            )));
+        }
+        // A folder on the way is a symlink or cannot be read: nothing there is indexed, and
+        // the error says why.
+        Err(error) => {
+            return Err(ToolError(format!(
+                "scope `{shown}` cannot be listed: {error}"
+            )));
+        }
+    };
+    let holder = scope.rsplit_once('/').map_or(".", |(folder, _)| folder);
+    match what {
+        EntryKind::Folder => Ok(()),
+        EntryKind::File => Err(ToolError(format!(
+            "scope `{shown}` is a file, not a folder; pass it as `path` for the instruction files that apply to it, or its folder `{}` as `scope`",
+            holder.escape_debug()
+        ))),
+        EntryKind::Symlink => Err(ToolError(format!(
+            "scope `{shown}` is a symlink, which is never followed: instruction files behind it are not indexed; give the real folder"
+        ))),
+        EntryKind::Other => Err(ToolError(format!(
+            "scope `{shown}` is a pipe, socket or device, not a folder; give a folder relative to the project root"
+        ))),
+    }
 }

@@ -1,7 +1,8 @@
-//! Instruction files no path activates: a Cursor rule with only a description (read when the
-//! assistant judges it fits the task), one with no description, globs or `alwaysApply` (read
-//! only when mentioned), and a Copilot instructions file without `applyTo` (only when attached).
-//! `find_context` and `explain` must not claim they apply to a path.
+//! What `find_context` and `explain` claim must be true. Instruction files no path activates (a
+//! Cursor rule with only a description, read when the assistant judges it fits the task; one
+//! with no description, globs or `alwaysApply`, read only when mentioned; a Copilot instructions
+//! file without `applyTo`, only when attached) are not said to apply to a path, and a scope that
+//! is no folder is not answered as an empty folder.
 
 use serde_json::json;
 
@@ -111,5 +112,60 @@ fn a_scope_listing_names_how_each_rule_read_on_request_is_read() {
         ),
         "{text}"
     );
+    server.finish();
+}
+
+#[test]
+fn a_scope_that_is_no_folder_is_named_for_what_it_is() {
+    let project = monorepo();
+    project.write("web/notes.txt", "not a folder\n");
+    std::os::unix::fs::symlink(project.path().join("pkg"), project.path().join("linked"))
+        .expect("symlink");
+    let mut server = start(&project);
+    let file = server.fails("find_context", json!({"scope": "pkg/api/AGENTS.md"}));
+    assert_eq!(
+        file,
+        "scope `pkg/api/AGENTS.md` is a file, not a folder; pass it as `path` for the instruction files that apply to it, or its folder `pkg/api` as `scope`"
+    );
+    let missing = server.fails("find_context", json!({"scope": "pkg/nope"}));
+    assert_eq!(
+        missing,
+        "scope `pkg/nope` is no folder of the project (nothing is there); give an existing folder relative to the project root, `.` for the root"
+    );
+    let linked = server.fails("find_context", json!({"scope": "linked"}));
+    assert_eq!(
+        linked,
+        "scope `linked` is a symlink, which is never followed: instruction files behind it are not indexed; give the real folder"
+    );
+    let behind = server.fails("find_context", json!({"scope": "linked/api"}));
+    assert_eq!(
+        behind,
+        "scope `linked/api` cannot be listed: linked/api: is (or is inside) a symlink; ai-rulez never reads or writes through symlinks (a committed link could point anywhere), so replace the link with a real file or folder"
+    );
+    // A real folder without instruction files is answered as one.
+    let (text, reply) = server.text("find_context", json!({"scope": "pkg"}));
+    assert_eq!(text, "No instruction files found.\n");
+    assert_eq!(reply["total"], 0);
+    server.finish();
+}
+
+#[test]
+fn a_symlinked_instruction_file_is_named_as_withheld() {
+    let project = monorepo();
+    project.write("docs/conventions.md", "# Conventions\n");
+    std::os::unix::fs::symlink(
+        "../docs/conventions.md",
+        project.path().join("web/AGENTS.md"),
+    )
+    .expect("symlink");
+    let mut server = start(&project);
+    let reply = server.ok("find_context", json!({"scope": "web"}));
+    assert_eq!(
+        reply["withheld"],
+        json!([
+            "web/AGENTS.md: not read: is (or is inside) a symlink; ai-rulez never reads or writes through symlinks (a committed link could point anywhere), so replace the link with a real file or folder"
+        ])
+    );
+    assert_eq!(names(&reply), ["rule web react"]);
     server.finish();
 }
