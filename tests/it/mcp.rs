@@ -802,6 +802,27 @@ fn get_rules_without_a_task_sends_every_eligible_rule_and_reports_outside_paths(
     );
     assert_eq!(sent_ids(&reply), Vec::<String>::new());
     assert_eq!(reply["outside_paths"], json!(["../../x.rs"]));
+    // A path holding a NUL or a newline is not outside the project: it names no file at all,
+    // and the call says so instead of answering for the other paths.
+    for tool in ["get_rules", "get_context"] {
+        let arguments = if tool == "get_rules" {
+            json!({"paths": ["src/main.rs", "src/a\u{0}.rs"]})
+        } else {
+            json!({"path": "src/a\n.rs"})
+        };
+        let shown = if tool == "get_rules" {
+            "src/a\\0.rs"
+        } else {
+            "src/a\\n.rs"
+        };
+        assert_eq!(
+            server.fails(tool, arguments),
+            format!(
+                "path `{shown}` holds a control character (a NUL, newline or escape), which no indexed file's path has; give the path as it is on disk"
+            ),
+            "{tool}"
+        );
+    }
     // An absolute path inside the project counts as inside.
     let inside = project.path().join("src/db/a.rs");
     let reply = server.ok(

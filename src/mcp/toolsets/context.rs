@@ -30,21 +30,16 @@ fn find_context() -> ToolSpec {
             let along = hint.or(args.scope.as_deref().filter(|_| args.recursive != Some(true)));
             server.read_instruction_files(args.working_directory.as_deref(), hint, along, |index, dir, root| {
                 let path = match &args.path {
-                    Some(path) if path.chars().any(char::is_control) => {
-                        return Err(ToolError(format!(
-                            "path `{}` holds a control character (a NUL, newline or escape), which no indexed file's path has; give the path as it is on disk",
-                            path.escape_debug()
-                        )));
-                    }
-                    Some(path) => Some(
+                    Some(path) => Some({
+                        super::refuse_control_characters(path)?;
                         retrieval::project_relative(root, path).ok_or_else(|| {
                             ToolError(format!(
                                 "`{}` is outside the project at {}",
                                 path.escape_debug(),
                                 root.display()
                             ))
-                        })?,
-                    ),
+                        })?
+                    }),
                     None => None,
                 };
                 let scope = args.scope.as_deref().map(|scope| project_scope(root, scope)).transpose()?;

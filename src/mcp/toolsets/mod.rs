@@ -15,6 +15,7 @@ mod memory;
 mod read;
 mod skills;
 
+use super::registry::ToolError;
 use super::registry::ToolSpec;
 
 /// Every declared tool, in listing order: core, read, skills, author, admin, learn, memory,
@@ -31,4 +32,18 @@ pub(crate) fn all() -> Vec<ToolSpec> {
     tools.extend(learnings::tools());
     tools.extend(context::tools());
     tools
+}
+
+/// Refuses a `path` argument holding a control character (a NUL, newline or escape): no indexed
+/// file or item scope has one (such files are withheld by name), so the call is answered with
+/// what is wrong instead of calling the path outside the project. Errors: that sentence, with
+/// the path escaped.
+fn refuse_control_characters(path: &str) -> Result<(), ToolError> {
+    if !path.chars().any(char::is_control) {
+        return Ok(());
+    }
+    Err(ToolError(format!(
+        "path `{}` holds a control character (a NUL, newline or escape), which no indexed file's path has; give the path as it is on disk",
+        path.escape_debug()
+    )))
 }
