@@ -84,6 +84,38 @@ pub(crate) fn record(
     dir.write(&record_path, text.as_bytes(), 0o644)
 }
 
+/// Warnings for imported files that stay beside what replaced them: a recorded file still on
+/// disk at a path this plan does not write, in a tool folder (`.cursor/`, `.windsurf/`, ...)
+/// where the plan writes other files. Its assistant then reads the imported text twice, once
+/// from the original and once from the generated file, and nothing else would say so. ai-rulez
+/// never deletes it (it did not write it), so the warning names it for the user to delete.
+///
+/// Input: the recorded files (as [`read`] returns them) and the planned outputs by path.
+/// Output: one sentence per such file, in path order. Never fails: a file that cannot be
+/// looked at is left unnamed.
+#[must_use]
+pub(crate) fn left_beside_outputs(
+    dir: &ProjectDir,
+    adopted: &BTreeMap<String, String>,
+    outputs: &BTreeMap<String, crate::plan::Output>,
+) -> Vec<String> {
+    adopted
+        .keys()
+        .filter(|path| !outputs.contains_key(*path))
+        .filter_map(|path| {
+            let (folder, _) = path.split_once('/')?;
+            let prefix = format!("{folder}/");
+            outputs.keys().any(|output| output.starts_with(&prefix)).then_some(())?;
+            let still_there = dir.info(path).ok().flatten().is_some();
+            still_there.then(|| {
+                format!(
+                    "{path}: `ai-rulez import` read this file into .ai-rulez/ and generate now writes that text to other files in `{folder}/`, so its assistant reads it twice; delete {path} once the generated files are right (ai-rulez never deletes a file it did not write)"
+                )
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -285,6 +285,8 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
     state.orphans(plan, &old_manifest)?;
     state.manifest_and_gitignore(&old_manifest)?;
     state.leftovers(plan, &old_manifest, interrupted)?;
+    let imported_twice = adoption::left_beside_outputs(settings.dir, &state.adopted, &plan.outputs);
+    state.report.warnings.extend(imported_twice);
     state
         .report
         .changes

@@ -191,6 +191,38 @@ fn generate_adopts_native_files_with_the_same_text_without_force() {
 }
 
 #[test]
+fn an_imported_file_left_beside_the_generated_one_is_named_until_it_is_deleted() {
+    // A rule in a subfolder of `.cursor/rules` is generated under another name (its id joins
+    // the folder), so the original stays and Cursor would read the rule twice.
+    let project = Project::empty();
+    project.write(
+        ".cursor/rules/web/react.mdc",
+        "---\ndescription: React components\nglobs: \"*.tsx\"\nalwaysApply: false\n---\nFunction components only.\n",
+    );
+    project.run(&["import", "--from", "cursor"]).expect_code(0);
+    let warning = "warning: .cursor/rules/web/react.mdc: `ai-rulez import` read this file into .ai-rulez/ and generate now writes that text to other files in `.cursor/`, so its assistant reads it twice; delete .cursor/rules/web/react.mdc once the generated files are right (ai-rulez never deletes a file it did not write)\n";
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert!(
+        run.stdout().contains("create: .cursor/rules/web-react.mdc"),
+        "{}",
+        run.stdout()
+    );
+    assert!(run.stderr().starts_with(warning), "{}", run.stderr());
+    // Said again on every run while the original is there, and never deleted by ai-rulez.
+    let again = project.run(&["generate"]);
+    assert!(again.stderr().starts_with(warning), "{}", again.stderr());
+    assert!(project.path().join(".cursor/rules/web/react.mdc").exists());
+    fs_err::remove_file(project.path().join(".cursor/rules/web/react.mdc")).expect("remove");
+    let after = project.run(&["generate"]);
+    assert!(
+        !after.stderr().contains("reads it twice"),
+        "{}",
+        after.stderr()
+    );
+}
+
+#[test]
 fn generate_adopts_every_file_the_import_read_while_it_is_unchanged() {
     // The real Cursor tree's rules carry empty `description:` and `globs:` keys that ai-rulez
     // does not write: the text differs, but the import read exactly these bytes, so the first
