@@ -87,30 +87,51 @@ pub(crate) fn init_project(
         serde_json::to_string(&name).unwrap_or_default(),
         quoted.join(", ")
     );
-    let files: [(&str, &str); 6] = [
-        ("config.toml", &config),
-        (
-            "rules/code-style.md",
-            "---\npriority: high\n---\n# Code style\n\nKeep functions short and name things for what they mean.\n",
-        ),
-        ("context/ai-rulez.md", CONTEXT_EXAMPLE),
-        (
-            "skills/review/SKILL.md",
-            "---\nname: review\ndescription: Review a change for correctness, tests and naming before it is committed.\n---\n# Review\n\n1. Read the diff.\n2. Check that tests cover the change.\n3. List problems, most important first.\n",
-        ),
-        (
-            "agents/tester.md",
-            "---\nname: tester\ndescription: Writes and runs tests for a change.\n---\nYou write focused tests for the change you are given and run them.\n",
-        ),
-        (
-            "commands/check.md",
-            "---\ndescription: Run the project's checks.\n---\nRun the formatter, the linter and the tests, and report failures.\n",
-        ),
-    ];
-    for (relative, text) in files {
+    dir.create_new(".ai-rulez/config.toml", config.as_bytes(), 0o644)?;
+    for (relative, text) in EXAMPLES {
         dir.create_new(&format!(".ai-rulez/{relative}"), text.as_bytes(), 0o644)?;
     }
     Ok(folder)
+}
+
+/// The example items `init` writes, one of each kind: path below `.ai-rulez/`, text.
+const EXAMPLES: [(&str, &str); 5] = [
+    (
+        "rules/code-style.md",
+        "---\npriority: high\n---\n# Code style\n\nKeep functions short and name things for what they mean.\n",
+    ),
+    ("context/ai-rulez.md", CONTEXT_EXAMPLE),
+    (
+        "skills/review/SKILL.md",
+        "---\nname: review\ndescription: Review a change for correctness, tests and naming before it is committed.\n---\n# Review\n\n1. Read the diff.\n2. Check that tests cover the change.\n3. List problems, most important first.\n",
+    ),
+    (
+        "agents/tester.md",
+        "---\nname: tester\ndescription: Writes and runs tests for a change.\n---\nYou write focused tests for the change you are given and run them.\n",
+    ),
+    (
+        "commands/check.md",
+        "---\ndescription: Run the project's checks.\n---\nRun the formatter, the linter and the tests, and report failures.\n",
+    ),
+];
+
+/// The example items of `init` still in the project at `dir` exactly as `init` wrote them, as
+/// project-relative paths (`.ai-rulez/rules/code-style.md`), in [`EXAMPLES`] order. A file
+/// that cannot be read counts as changed. Used by `import`, whose items would otherwise reach
+/// every assistant's files beside the examples.
+#[must_use]
+pub(crate) fn untouched_examples(dir: &crate::confined_fs::ProjectDir) -> Vec<String> {
+    EXAMPLES
+        .iter()
+        .map(|(relative, text)| (format!(".ai-rulez/{relative}"), text))
+        .filter(|(path, text)| {
+            dir.read(path, 64 * 1024)
+                .ok()
+                .flatten()
+                .is_some_and(|(bytes, _)| bytes == text.as_bytes())
+        })
+        .map(|(path, _)| path)
+        .collect()
 }
 
 /// Instruction setups already in `directory` that `init` should mention, one sentence each (in

@@ -223,12 +223,22 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
     let updated: Vec<String> = config_edit.iter().map(|_| config_path.to_owned()).collect();
     created.sort();
     unchanged.sort();
+    let mut notes = found.notes;
+    // `init` then `import` is a common first run; the examples would then reach every
+    // assistant's files beside the imported items.
+    let examples = crate::init::untouched_examples(&dir);
+    if !examples.is_empty() {
+        notes.push(format!(
+            "{}: the example item(s) `ai-rulez init` wrote are still as it wrote them and would be generated beside the imported ones; delete them unless you want them",
+            examples.join(", ")
+        ));
+    }
     Ok(Outcome {
         root,
         created,
         updated,
         unchanged,
-        notes: found.notes,
+        notes,
     })
 }
 

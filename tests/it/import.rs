@@ -596,3 +596,30 @@ fn nested_cursor_rules_are_imported_scoped_to_their_folder() {
     );
     project.run(&["validate"]).expect_code(0);
 }
+
+#[test]
+fn import_after_init_names_the_examples_init_left_unchanged() {
+    let project = Project::empty();
+    project.write("AGENTS.md", "# Conventions\n\nUse make.\n");
+    project.run(&["init"]).expect_code(0);
+    // One example edited by the user is theirs now and is not named.
+    project.write(
+        ".ai-rulez/rules/code-style.md",
+        "# Code style\n\nOur own words.\n",
+    );
+    let run = project.run(&["import", "--from", "agents-md"]);
+    run.expect_code(0);
+    assert!(
+        run.stderr().contains(
+            "note: .ai-rulez/context/ai-rulez.md, .ai-rulez/skills/review/SKILL.md, .ai-rulez/agents/tester.md, .ai-rulez/commands/check.md: the example item(s) `ai-rulez init` wrote are still as it wrote them and would be generated beside the imported ones; delete them unless you want them\n"
+        ),
+        "{}",
+        run.stderr()
+    );
+    // An import into a project init did not create has no such note.
+    let fresh = Project::empty();
+    fresh.write("AGENTS.md", "# Conventions\n\nUse make.\n");
+    let run = fresh.run(&["import", "--from", "agents-md"]);
+    run.expect_code(0);
+    assert!(!run.stderr().contains("example item"), "{}", run.stderr());
+}
