@@ -134,6 +134,21 @@ impl Activation {
             Self::Manual => "manual",
         }
     }
+
+    /// The activation of an assistant's native rule that neither globs nor an always flag
+    /// scope: model-decided when it has a `description`, else manual. This is Cursor's "Apply
+    /// Intelligently" and "Manual" (<https://docs.cursor.com/context/rules>), and VS Code's
+    /// `.instructions.md` with a description and no `applyTo`, or with neither (see
+    /// `reference/harness-audit.md`, VSC-I). `import` and the index of instruction files
+    /// (`find_context`) read such rules alike through this one rule.
+    #[must_use]
+    pub fn of_unscoped_rule(description: Option<&str>) -> Self {
+        if description.is_some_and(|text| !text.trim().is_empty()) {
+            Self::Auto
+        } else {
+            Self::Manual
+        }
+    }
 }
 
 /// Where an item comes from; earlier layers win when two layers define the same id.

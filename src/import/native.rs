@@ -154,18 +154,11 @@ fn cursor_rule(tree: &Tree<'_>, path: &str, scope: Option<&str>, found: &mut Fou
             ));
             Scope::from_globs(description, rebased)
         }
-        _ => {
-            let activation = if description.is_some() {
-                Activation::Auto
-            } else {
-                Activation::Manual
-            };
-            Scope {
-                description,
-                globs: Vec::new(),
-                activation,
-            }
-        }
+        _ => Scope {
+            activation: Activation::of_unscoped_rule(description.as_deref()),
+            description,
+            globs: Vec::new(),
+        },
     };
     let mut draft = Draft::new(Kind::Rule, &id, path, document.body.clone());
     draft.set_scope(scope_rule, &mut found.notes);
@@ -194,15 +187,10 @@ fn copilot(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
         let scope = if let Some(value) = values.get("applyTo") {
             Scope::from_globs(description, globs_of(Some(value)))
         } else {
-            let activation = if description.is_some() {
-                Activation::Auto
-            } else {
-                Activation::Manual
-            };
             Scope {
+                activation: Activation::of_unscoped_rule(description.as_deref()),
                 description,
                 globs: Vec::new(),
-                activation,
             }
         };
         let mut draft = Draft::new(Kind::Rule, &id, &path, document.body.clone());

@@ -33,6 +33,7 @@ use std::path::Path;
 use globset::GlobSet;
 
 use crate::confined_fs::ProjectDir;
+use crate::content::Activation;
 use crate::hash::{Provenance, banner_provenance};
 
 /// Most files the index holds; past that it keeps the shallowest scopes.
@@ -57,42 +58,6 @@ pub(crate) enum FileKind {
     Agent,
     /// A slash command: indexed and counted, never served as context.
     Command,
-}
-
-/// How an indexed file comes to be read by its assistant, from its format's frontmatter.
-///
-/// Sources: Cursor's rule types (<https://docs.cursor.com/context/rules>: `alwaysApply: true`
-/// is always, `globs` is auto-attached, a `description` alone is agent-requested, none of the
-/// three only when @-mentioned); Copilot's `.instructions.md` without `applyTo` is not applied
-/// automatically, only when attached to a request
-/// (<https://code.visualstudio.com/docs/copilot/customization/custom-instructions>); Claude Code
-/// loads a rule without `paths:` unconditionally (<https://code.claude.com/docs/en/memory>,
-/// `.claude/rules`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Activation {
-    /// Read for every file of its scope: instruction files, agents, rules without globs that
-    /// their assistant loads unconditionally.
-    WholeScope,
-    /// Read for the files its globs match.
-    Globs,
-    /// Read when the assistant judges its description fits the task (a Cursor rule with a
-    /// description and neither globs nor `alwaysApply: true`): no path activates it.
-    Requested,
-    /// Read only when a user attaches or mentions it (a Cursor rule with no description, globs
-    /// or `alwaysApply`; a Copilot instructions file without `applyTo`): no path activates it.
-    Manual,
-}
-
-impl Activation {
-    /// The name `find_context` gives it, for the activations no path triggers.
-    #[must_use]
-    pub(crate) fn on_request_name(self) -> Option<&'static str> {
-        match self {
-            Self::Requested => Some("requested"),
-            Self::Manual => Some("manual"),
-            Self::WholeScope | Self::Globs => None,
-        }
-    }
 }
 
 impl FileKind {
@@ -130,7 +95,11 @@ pub(crate) struct InstructionFile {
     pub globs: Vec<String>,
     /// `sha256:` and the hex digest of the text indexed (the file without its ai-rulez section).
     pub hash: String,
-    /// How its assistant comes to read it.
+    /// How its assistant comes to read it: `Always` (every file of its scope: instruction files,
+    /// agents, rules without globs their assistant loads unconditionally, such as Claude rules
+    /// without `paths:`), `Glob`, or, for rules no path activates, `Auto` (read when the
+    /// assistant judges its description fits the task) and `Manual` (only when attached or
+    /// mentioned); see [`Activation::of_unscoped_rule`].
     pub activation: Activation,
     /// The compiled globs (`None` when `globs` is empty or does not compile, in which case the
     /// rule applies nowhere by path but is still listed for its scope).
@@ -146,13 +115,26 @@ impl InstructionFile {
         format!("context://{}/{}", self.scope, self.within_scope)
     }
 
+    /// Whether some path activates this file (`Always` or `Glob`); `Auto` and `Manual` rules
+    /// are read on request only.
+    #[must_use]
+    pub(crate) fn read_for_paths(&self) -> bool {
+        matches!(self.activation, Activation::Always | Activation::Glob)
+    }
+
+    /// Whether the project-relative `path` is this file's scope folder or lies below it.
+    #[must_use]
+    pub(crate) fn in_scope(&self, path: &str) -> bool {
+        path == self.scope || below_scope(&self.scope, path).is_some()
+    }
+
     /// Whether this file applies to `path` (project-relative, a file): it must lie in the scope,
     /// and a rule with globs must match the path relative to the scope. Instruction files and
-    /// agents apply to the whole scope; a rule only read on request (see [`Activation`])
+    /// agents apply to the whole scope; a rule read on request only ([`Self::read_for_paths`])
     /// applies to no path.
     #[must_use]
     pub(crate) fn applies_to(&self, path: &str) -> bool {
-        if self.activation.on_request_name().is_some() {
+        if !self.read_for_paths() {
             return false;
         }
         // The scope folder itself is asked about (`find_context` with `path: "pkg/api"`): its
@@ -519,19 +501,15 @@ fn indexed_file(
         .collect();
     let (matcher, broken_globs) = compile_scope_globs(&globs, placement.source);
     let broken_globs = broken_globs || globs.len() != globs_before;
-    let has_description = document
+    let written_description = document
         .values
         .get("description")
-        .and_then(serde_json::Value::as_str)
-        .is_some_and(|text| !text.trim().is_empty());
+        .and_then(serde_json::Value::as_str);
     let activation = match (placement.kind, placement.source) {
-        (FileKind::Rule, "cursor") if !always && globs_before == 0 && has_description => {
-            Activation::Requested
-        }
-        (FileKind::Rule, "cursor") if !always && globs_before == 0 => Activation::Manual,
-        (FileKind::Rule, "copilot") if globs_before == 0 => Activation::Manual,
-        (FileKind::Rule, _) if globs_before > 0 => Activation::Globs,
-        _ => Activation::WholeScope,
+        (FileKind::Rule, _) if globs_before > 0 => Activation::Glob,
+        (FileKind::Rule, "cursor") if !always => Activation::of_unscoped_rule(written_description),
+        (FileKind::Rule, "copilot") => Activation::of_unscoped_rule(written_description),
+        _ => Activation::Always,
     };
     let file_name = path.rsplit('/').next().unwrap_or(&path);
     let name = match placement.kind {

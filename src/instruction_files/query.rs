@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{Activation, FileKind, InstructionFile, InstructionIndex, MAX_FILE_BYTES, below_scope};
+use super::{FileKind, InstructionFile, InstructionIndex, MAX_FILE_BYTES, below_scope};
 use crate::confined_fs::ProjectDir;
+use crate::content::Activation;
 
 /// Default number of results of `find_context`.
 pub(crate) const DEFAULT_LIMIT: usize = 10;
@@ -58,9 +59,9 @@ pub(crate) struct ContextMatch {
     /// scope.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub globs: Vec<String>,
-    /// How its assistant reads it when no path does: `requested` (a Cursor rule read when its
-    /// description fits the task) or `manual` (only when a user attaches or mentions it);
-    /// absent for files read for their scope or globs.
+    /// How its assistant reads it when no path does, in ai-rulez's activation terms: `auto` (a
+    /// Cursor or Copilot rule read when its description fits the task) or `manual` (only when a
+    /// user attaches or mentions it); absent for files read for their scope or globs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub activation: Option<&'static str>,
     /// Relevance to the task (distinct task words matched, a name match counting twice); absent
@@ -112,9 +113,9 @@ pub(crate) fn find_context(
         if let Some(path) = &request.path {
             // A rule its assistant reads when the description fits the task is no match for
             // a path alone; with a task it is a candidate the task words must select.
-            let requested_here = file.activation == Activation::Requested
+            let requested_here = file.activation == Activation::Auto
                 && request.task.is_some()
-                && (path == &file.scope || below_scope(&file.scope, path).is_some());
+                && file.in_scope(path);
             return (file.applies_to(path) || requested_here)
                 .then(|| usize::MAX - super::depth(&file.scope));
         }
@@ -149,7 +150,7 @@ pub(crate) fn find_context(
             let score = if request.task.is_some() {
                 let score = task_score(file, &task_terms);
                 let selected_by_task =
-                    request.path.is_none() || file.activation == Activation::Requested;
+                    request.path.is_none() || file.activation == Activation::Auto;
                 if score == 0 && selected_by_task {
                     return None;
                 }
@@ -192,7 +193,7 @@ pub(crate) fn find_context(
             uri: file.uri(),
             hash: file.hash.clone(),
             globs: file.globs.clone(),
-            activation: file.activation.on_request_name(),
+            activation: (!file.read_for_paths()).then(|| file.activation.name()),
             score: request.task.is_some().then_some(score),
         })
         .collect();
@@ -403,10 +404,12 @@ pub(crate) fn context_text(reply: &FindContextReply) -> String {
         if !found.globs.is_empty() {
             let _ = write!(text, " (for {})", found.globs.join(", "));
         }
-        match found.activation {
-            Some("requested") => text.push_str(" (read when its description fits the task)"),
-            Some(_) => text.push_str(" (read only when attached or mentioned)"),
-            None => {}
+        if let Some(activation) = found.activation {
+            text.push_str(if activation == Activation::Auto.name() {
+                " (read when its description fits the task)"
+            } else {
+                " (read only when attached or mentioned)"
+            });
         }
         let _ = writeln!(text, ": {} <{}>", found.description, found.uri);
     }

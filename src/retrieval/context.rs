@@ -5,7 +5,7 @@ use super::{
     Catalog, DEFAULT_MAX_TOKENS, HashSet, Index, Item, Kind, Serialize, applies_to,
     estimate_tokens, is_folder, problems_text,
 };
-use crate::instruction_files::{FileKind, below_scope};
+use crate::instruction_files::FileKind;
 
 /// One thing that applies to a path, with why.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -199,11 +199,9 @@ fn instruction_files(catalog: &Catalog, path: &str, folder: bool) -> Vec<Context
             if !folder {
                 return file.applies_to(path);
             }
-            let inside = file.scope == "."
-                || path.trim_end_matches('/') == file.scope
-                || below_scope(&file.scope, path).is_some();
+            let inside = file.scope == "." || file.in_scope(path.trim_end_matches('/'));
             inside
-                && file.activation.on_request_name().is_none()
+                && file.read_for_paths()
                 && (file.kind != FileKind::Rule || file.globs.is_empty())
         })
         .collect();

@@ -86,9 +86,10 @@ pub(crate) fn record(
 
 /// Warnings for imported files that stay beside what replaced them: a recorded file still on
 /// disk at a path this plan does not write, in a tool folder (`.cursor/`, `.windsurf/`, ...)
-/// where the plan writes other files. Its assistant then reads the imported text twice, once
-/// from the original and once from the generated file, and nothing else would say so. ai-rulez
-/// never deletes it (it did not write it), so the warning names it for the user to delete.
+/// where the plan writes other files, so that assistant's preset is on. Its text is generated
+/// from `.ai-rulez/` now (into that folder or a root file the assistant also reads, such as
+/// `AGENTS.md`), so the assistant reads it twice, and nothing else would say so. ai-rulez never
+/// deletes it (it did not write it), so the warning names it for the user to delete.
 ///
 /// Input: the recorded files (as [`read`] returns them) and the planned outputs by path.
 /// Output: one sentence per such file, in path order. Never fails: a file that cannot be
@@ -105,11 +106,15 @@ pub(crate) fn left_beside_outputs(
         .filter_map(|path| {
             let (folder, _) = path.split_once('/')?;
             let prefix = format!("{folder}/");
-            outputs.keys().any(|output| output.starts_with(&prefix)).then_some(())?;
-            let still_there = dir.info(path).ok().flatten().is_some();
+            // Outputs are sorted by path: the first at or after the prefix tells.
+            let folder_written = outputs
+                .range(prefix.clone()..)
+                .next()
+                .is_some_and(|(output, _)| output.starts_with(&prefix));
+            let still_there = folder_written && dir.info(path).ok().flatten().is_some();
             still_there.then(|| {
                 format!(
-                    "{path}: `ai-rulez import` read this file into .ai-rulez/ and generate now writes that text to other files in `{folder}/`, so its assistant reads it twice; delete {path} once the generated files are right (ai-rulez never deletes a file it did not write)"
+                    "{path}: `ai-rulez import` read this file into .ai-rulez/, and `generate` now writes its text into the files of the assistant that reads `{folder}/`, so that assistant reads it twice; delete {path} once the generated files are right (ai-rulez never deletes a file it did not write)"
                 )
             })
         })

@@ -1,8 +1,9 @@
 //! What `find_context` and `explain` claim must be true. Instruction files no path activates (a
-//! Cursor rule with only a description, read when the assistant judges it fits the task; one
-//! with no description, globs or `alwaysApply`, read only when mentioned; a Copilot instructions
-//! file without `applyTo`, only when attached) are not said to apply to a path, and a scope that
-//! is no folder is not answered as an empty folder.
+//! Cursor rule or a Copilot instructions file with a description but no globs, `applyTo` or
+//! `alwaysApply: true`, read when the assistant judges it fits the task: `activation: auto`;
+//! one without a description either, read only when attached or mentioned: `activation:
+//! manual`) are not said to apply to a path, and a scope that is no folder is not answered as an
+//! empty folder.
 
 use serde_json::json;
 
@@ -22,7 +23,11 @@ fn with_rules_read_on_request() -> Project {
     );
     project.write(
         ".github/instructions/release.instructions.md",
-        "---\ndescription: Release checklist\n---\nTag, then publish.\n",
+        "Tag, then publish.\n",
+    );
+    project.write(
+        ".github/instructions/deploy.instructions.md",
+        "---\ndescription: How to deploy the web app\n---\nUse the pipeline.\n",
     );
     project
 }
@@ -41,13 +46,18 @@ fn a_path_alone_never_activates_a_rule_read_on_request() {
     let stdout = output.stdout();
     assert_eq!(output.code(), 0, "{stdout}");
     assert!(stdout.contains("web/.cursor/rules/react.mdc"), "{stdout}");
-    for on_request in ["forms.mdc", "legacy.mdc", "release.instructions.md"] {
+    for on_request in [
+        "forms.mdc",
+        "legacy.mdc",
+        "release.instructions.md",
+        "deploy.instructions.md",
+    ] {
         assert!(!stdout.contains(on_request), "{on_request} in {stdout}");
     }
 }
 
 #[test]
-fn with_a_task_a_requested_rule_in_scope_is_found_by_its_description_and_marked() {
+fn with_a_task_an_auto_rule_in_scope_is_found_by_its_description_and_marked() {
     let project = with_rules_read_on_request();
     let mut server = start(&project);
     let reply = server.ok(
@@ -62,9 +72,19 @@ fn with_a_task_a_requested_rule_in_scope_is_found_by_its_description_and_marked(
             "instruction . AGENTS.md"
         ]
     );
-    assert_eq!(reply["results"][0]["activation"], "requested");
+    assert_eq!(reply["results"][0]["activation"], "auto");
     assert_eq!(reply["results"][0]["score"], 2);
     assert_eq!(reply["results"][1].get("activation"), None);
+    // A Copilot file with a description and no `applyTo` is read the same way, at the root.
+    let deploy = server.ok(
+        "find_context",
+        json!({"path": "web/src/Form.tsx", "task": "deploy it"}),
+    );
+    assert_eq!(
+        names(&deploy),
+        ["rule . deploy", "rule web react", "instruction . AGENTS.md"]
+    );
+    assert_eq!(deploy["results"][0]["activation"], "auto");
     // Outside its scope the task does not bring it in.
     let elsewhere = server.ok(
         "find_context",
@@ -103,12 +123,18 @@ fn a_scope_listing_names_how_each_rule_read_on_request_is_read() {
         .collect();
     assert_eq!(
         activations,
-        [Some(json!("requested")), Some(json!("manual")), None]
+        [Some(json!("auto")), Some(json!("manual")), None]
     );
     let (text, _) = server.text("find_context", json!({"scope": "."}));
     assert!(
         text.contains(
-            "- rule release in `.` (read only when attached or mentioned): Release checklist <context://./.github/instructions/release.instructions.md>"
+            "- rule release in `.` (read only when attached or mentioned): Tag, then publish. <context://./.github/instructions/release.instructions.md>"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "- rule deploy in `.` (read when its description fits the task): How to deploy the web app <context://./.github/instructions/deploy.instructions.md>"
         ),
         "{text}"
     );

@@ -18,7 +18,7 @@ fn find_context() -> ToolSpec {
     ToolSpec {
         name: "find_context".into(),
         title: "Find the repository's instruction files".into(),
-        description: "Finds instruction files the repository already has outside .ai-rulez/ (nested AGENTS.md, CLAUDE.md, GEMINI.md, .claude/rules, .cursor/rules, .github/instructions, agents), each in the scope of the folder holding it. With path: the files of the folders enclosing it, nearest first, and only the rules whose globs (relative to their scope) match it; a Cursor rule read when its description fits the task comes only with a task matching it (activation: requested), and rules read only when mentioned or attached (activation: manual) only with scope. With scope: everything in that folder (recursive: and below). Returns summaries with a context:// URI; read one with load_context.".into(),
+        description: "Finds instruction files the repository already has outside .ai-rulez/ (nested AGENTS.md, CLAUDE.md, GEMINI.md, .claude/rules, .cursor/rules, .github/instructions, agents), each in the scope of the folder holding it. With path: the files of the folders enclosing it, nearest first, and only the rules whose globs (relative to their scope) match it; a Cursor or Copilot rule read when its description fits the task comes only with a task matching it (activation: auto), and rules read only when mentioned or attached (activation: manual) only with scope. With scope: everything in that folder (recursive: and below). Returns summaries with a context:// URI; read one with load_context.".into(),
         hints: Hints::READ,
         toolset: Toolset::Context,
         pairing: Pairing::NoCommand(

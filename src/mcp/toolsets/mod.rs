@@ -15,8 +15,7 @@ mod memory;
 mod read;
 mod skills;
 
-use super::registry::ToolError;
-use super::registry::ToolSpec;
+use super::registry::{ToolError, ToolSpec};
 
 /// Every declared tool, in listing order: core, read, skills, author, admin, learn, memory,
 /// context.
