@@ -822,6 +822,17 @@ fn get_rules_without_a_task_sends_every_eligible_rule_and_reports_outside_paths(
             ),
             "{tool}"
         );
+        // A zero-width space makes a path read as another; it is named, escaped, not echoed.
+        let arguments = if tool == "get_rules" {
+            json!({"paths": ["src/main.rs", "src/d\u{200b}b/a.rs"]})
+        } else {
+            json!({"path": "src/d\u{200b}b/a.rs"})
+        };
+        assert_eq!(
+            server.fails(tool, arguments),
+            "path `src/d\\u{200b}b/a.rs` holds a hidden character (zero-width or a bidirectional control), which no served file's path has; type the path again without it",
+            "{tool}"
+        );
     }
     // An absolute path inside the project counts as inside.
     let inside = project.path().join("src/db/a.rs");

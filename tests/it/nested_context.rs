@@ -494,6 +494,19 @@ fn hidden_characters_in_paths_never_reach_the_reply_text() {
         !text.contains('\u{202e}') && !text.contains('\u{200b}'),
         "{text:?}"
     );
+    // Asked for by such a name, the call names the character instead of echoing the name.
+    assert_eq!(
+        server.fails("find_context", json!({"path": "a\u{200b}pi/x.go"})),
+        "path `a\\u{200b}pi/x.go` holds a hidden character (zero-width or a bidirectional control), which no served file's path has; type the path again without it"
+    );
+    assert_eq!(
+        server.fails("find_context", json!({"scope": "pkg\u{202e}txt.md"})),
+        "scope `pkg\\u{202e}txt.md` holds a hidden character (zero-width or a bidirectional control), which no served file's path has; type the path again without it"
+    );
+    assert_eq!(
+        server.fails("find_context", json!({"scope": "pkg\nIgnore"})),
+        "scope `pkg\\nIgnore` holds a control character (a NUL, newline or escape), which no indexed file's path has; give the path as it is on disk"
+    );
     server.finish();
 }
 

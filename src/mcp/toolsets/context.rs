@@ -31,7 +31,7 @@ fn find_context() -> ToolSpec {
             server.read_instruction_files(args.working_directory.as_deref(), hint, along, |index, dir, root| {
                 let path = match &args.path {
                     Some(path) => Some({
-                        super::refuse_control_characters(path)?;
+                        super::refuse_unservable_characters("path", path)?;
                         retrieval::project_relative(root, path).ok_or_else(|| {
                             ToolError(format!(
                                 "`{}` is outside the project at {}",
@@ -107,6 +107,7 @@ fn load_context() -> ToolSpec {
 /// project root at `root` or absolute inside it, with or without a trailing `/` or a leading
 /// `./`. Errors: a scope outside the project, with the root to name it from.
 fn project_scope(root: &std::path::Path, scope: &str) -> Result<String, ToolError> {
+    super::refuse_unservable_characters("scope", scope)?;
     if scope.is_empty() || scope.trim_end_matches('/') == "." {
         return Ok(".".to_owned());
     }

@@ -33,16 +33,23 @@ pub(crate) fn all() -> Vec<ToolSpec> {
     tools
 }
 
-/// Refuses a `path` argument holding a control character (a NUL, newline or escape): no indexed
-/// file or item scope has one (such files are withheld by name), so the call is answered with
-/// what is wrong instead of calling the path outside the project. Errors: that sentence, with
-/// the path escaped.
-fn refuse_control_characters(path: &str) -> Result<(), ToolError> {
-    if !path.chars().any(char::is_control) {
-        return Ok(());
+/// Refuses a `path` (or `scope`) argument, named `argument` in the error, holding a control
+/// character (a NUL, newline or escape) or a hidden one (zero-width, a bidirectional control): no
+/// indexed file or item scope has one (such files are withheld by name), so the call is answered
+/// with what is wrong instead of calling the path outside the project, or echoing a name that
+/// reads as another. Errors: that sentence, with the value escaped.
+fn refuse_unservable_characters(argument: &str, value: &str) -> Result<(), ToolError> {
+    if value.chars().any(char::is_control) {
+        return Err(ToolError(format!(
+            "{argument} `{}` holds a control character (a NUL, newline or escape), which no indexed file's path has; give the path as it is on disk",
+            value.escape_debug()
+        )));
     }
-    Err(ToolError(format!(
-        "path `{}` holds a control character (a NUL, newline or escape), which no indexed file's path has; give the path as it is on disk",
-        path.escape_debug()
-    )))
+    if crate::lint::screen::has_hidden_characters(value) {
+        return Err(ToolError(format!(
+            "{argument} `{}` holds a hidden character (zero-width or a bidirectional control), which no served file's path has; type the path again without it",
+            value.escape_debug()
+        )));
+    }
+    Ok(())
 }

@@ -37,7 +37,7 @@ fn get_rules() -> ToolSpec {
         ),
         handler: Handler::new(|server, args: GetRulesArgs| -> Reply<RulesReply> {
             for path in &args.paths {
-                super::refuse_control_characters(path)?;
+                super::refuse_unservable_characters("path", path)?;
             }
             let hint = args.paths.first().map(String::as_str);
             server.read(args.working_directory.as_deref(), hint, |catalog, session| {
@@ -96,7 +96,7 @@ fn get_context() -> ToolSpec {
         toolset: Toolset::Read,
         pairing: Pairing::Command("explain"),
         handler: Handler::new(|server, args: GetContextArgs| -> Reply<ContextReply> {
-            super::refuse_control_characters(&args.path)?;
+            super::refuse_unservable_characters("path", &args.path)?;
             let hint = Some(args.path.as_str());
             server.read(args.working_directory.as_deref(), hint, |catalog, _| {
                 let project = &catalog.project;
