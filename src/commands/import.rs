@@ -70,8 +70,14 @@ pub(crate) fn run(global: &Global, args: &ImportArgs) -> anyhow::Result<u8> {
     } else {
         format!(", updated {}", outcome.updated.join(", "))
     };
+    // After a dry run nothing is there for `generate` to read yet.
+    let next = if args.dry_run {
+        "run the import without --dry-run to write them"
+    } else {
+        "`ai-rulez generate --dry-run --diff` shows what the assistants' files become"
+    };
     err(&format!(
-        "{verb} {} file(s){updated}, {} already there; next: `ai-rulez generate --dry-run --diff` shows what the assistants' files become",
+        "{verb} {} file(s){updated}, {} already there; next: {next}",
         outcome.created.len(),
         outcome.unchanged.len()
     ));

@@ -301,7 +301,7 @@ fn whole_file(tree: &Tree<'_>, path: &str, file_id: &str, found: &mut Found) -> 
         .extend(sections::split(&document.body, file_id, path));
     if found.drafts.len() > before {
         found.notes.push(format!(
-            "{path}: its text is now in .ai-rulez/rules/; while {path} stays as it is now, the next `generate` replaces it with the generated file (edit the rules under .ai-rulez/rules/ from here on; a later hand edit of {path} is kept and generate asks first)"
+            "{path}: its text becomes rules under .ai-rulez/rules/; after the import, while {path} stays as it is, the next `generate` replaces it with the generated file (edit the rules under .ai-rulez/rules/ from here on; a later hand edit of {path} is kept and generate asks first)"
         ));
     }
     Ok(())

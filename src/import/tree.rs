@@ -289,6 +289,7 @@ const SCOPE_KEYS: [(&str, &str); 6] = [
 /// from the other keys alone, which can make it apply more widely than its author meant. The file
 /// is also marked lossy, so `generate` shows the difference instead of adopting the file.
 fn note_wrong_scope_types(path: &str, document: &Document, found: &mut Found) {
+    let mut wrong = false;
     for (key, expected) in SCOPE_KEYS {
         let Some(value) = document.values.get(key) else {
             continue;
@@ -305,7 +306,15 @@ fn note_wrong_scope_types(path: &str, document: &Document, found: &mut Found) {
             found.notes.push(format!(
                 "{path}: `{key}` is `{value}`, not {expected}; it is ignored, so check the imported item's scope"
             ));
-            found.lossy.insert(path.to_owned());
+            wrong = true;
         }
+    }
+    // Said once per file: without it, the refusal of the next `generate` reads as a fault of
+    // the import instead of the guard it is.
+    if wrong {
+        found.notes.push(format!(
+            "{path}: so `generate` will not replace it unasked (it shows the diff); once the item's scope is right, delete {path} or run `generate --force`, which keeps a copy"
+        ));
+        found.lossy.insert(path.to_owned());
     }
 }

@@ -65,6 +65,17 @@ fn dry_run_writes_nothing_and_lists_the_files_a_real_run_creates() {
         let real = project.run(&["import", "--from", source]);
         real.expect_code(0);
         assert_eq!(dry.stdout(), real.stdout(), "{source}");
+        // The notes hold for both runs; only the last line says what was done and what next.
+        let (dry_stderr, real_stderr) = (dry.stderr(), real.stderr());
+        let (dry_notes, dry_last) = split_last_line(&dry_stderr);
+        let (real_notes, real_last) = split_last_line(&real_stderr);
+        assert_eq!(dry_notes, real_notes, "{source}");
+        assert!(
+            dry_last.starts_with("would create ")
+                && dry_last.ends_with("; next: run the import without --dry-run to write them"),
+            "{source}: {dry_last}"
+        );
+        assert!(real_last.starts_with("created "), "{source}: {real_last}");
         let created: Vec<String> = project
             .files()
             .into_iter()
@@ -73,6 +84,12 @@ fn dry_run_writes_nothing_and_lists_the_files_a_real_run_creates() {
             .collect();
         assert_eq!(real.stdout(), created.concat(), "{source}");
     }
+}
+
+/// The lines of `stderr` before its last one, and its last line.
+fn split_last_line(stderr: &str) -> (&str, &str) {
+    let text = stderr.trim_end_matches('\n');
+    text.rsplit_once('\n').unwrap_or(("", text))
 }
 
 #[test]
