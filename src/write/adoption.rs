@@ -89,11 +89,14 @@ pub(crate) fn record(
 /// where the plan writes other files, so that assistant's preset is on. Its text is generated
 /// from `.ai-rulez/` now (into that folder or a root file the assistant also reads, such as
 /// `AGENTS.md`), so the assistant reads it twice, and nothing else would say so. ai-rulez never
-/// deletes it (it did not write it), so the warning names it for the user to delete.
+/// deletes it (it did not write it), so the warning names it for the user to delete, and names
+/// the planned outputs that carry its body (at most [`NAMED_OUTPUTS`], in path order) so the
+/// user can compare the two before deleting.
 ///
 /// Input: the recorded files (as [`read`] returns them) and the planned outputs by path.
 /// Output: one sentence per such file, in path order. Never fails: a file that cannot be
-/// looked at is left unnamed.
+/// looked at is left unnamed, and one whose body is in no output (edited since, or split into
+/// several items) is named without outputs.
 #[must_use]
 pub(crate) fn left_beside_outputs(
     dir: &ProjectDir,
@@ -111,14 +114,57 @@ pub(crate) fn left_beside_outputs(
                 .range(prefix.clone()..)
                 .next()
                 .is_some_and(|(output, _)| output.starts_with(&prefix));
-            let still_there = folder_written && dir.info(path).ok().flatten().is_some();
-            still_there.then(|| {
-                format!(
-                    "{path}: `ai-rulez import` read this file into .ai-rulez/, and `generate` now writes its text into the files of the assistant that reads `{folder}/`, so that assistant reads it twice; delete {path} once the generated files are right (ai-rulez never deletes a file it did not write)"
-                )
-            })
+            if !folder_written {
+                return None;
+            }
+            let (bytes, _) = dir.read(path, crate::content::MAX_FILE_BYTES).ok().flatten()?;
+            let carriers = outputs_carrying(path, &bytes, outputs);
+            let into = if carriers.is_empty() {
+                "the files of the assistant that reads it".to_owned()
+            } else {
+                carriers.join(", ")
+            };
+            Some(format!(
+                "{path}: `ai-rulez import` read this file into .ai-rulez/, and `generate` now writes its text into {into}, so the assistant that reads `{folder}/` reads it twice; delete {path} once the generated files are right (ai-rulez never deletes a file it did not write)"
+            ))
         })
         .collect()
+}
+
+/// The most outputs [`left_beside_outputs`] names for one file; past it, `, ...` says there
+/// are more.
+const NAMED_OUTPUTS: usize = 3;
+
+/// The planned outputs whose text holds the body of `bytes` (the file at `path`, without its
+/// frontmatter, trimmed), in path order, at most [`NAMED_OUTPUTS`] of them and then `...`.
+/// Empty when the body is empty or unreadable, or no output holds it.
+fn outputs_carrying(
+    path: &str,
+    bytes: &[u8],
+    outputs: &BTreeMap<String, crate::plan::Output>,
+) -> Vec<String> {
+    let Ok(document) = crate::frontmatter::parse(path, bytes) else {
+        return Vec::new();
+    };
+    let body = document.body.trim();
+    if body.is_empty() {
+        return Vec::new();
+    }
+    let finder = memchr::memmem::Finder::new(body.as_bytes());
+    let mut found: Vec<String> = outputs
+        .values()
+        .filter(|output| match &output.content {
+            crate::plan::Content::Markdown(markdown) => finder.find(markdown.body()).is_some(),
+            _ => false,
+        })
+        .map(|output| output.path.clone())
+        .take(NAMED_OUTPUTS + 1)
+        .collect();
+    if found.len() > NAMED_OUTPUTS {
+        found.truncate(NAMED_OUTPUTS);
+        found.push("...".to_owned());
+    }
+    found
 }
 
 #[cfg(test)]
@@ -153,5 +199,49 @@ mod tests {
         );
         fs_err::write(folder.path().join(path), "{\"version\": 1, \"files\": [").unwrap();
         assert!(read(&dir, path).is_empty());
+    }
+
+    #[test]
+    fn the_outputs_holding_an_imported_body_are_named_in_path_order_up_to_three() {
+        let output = |path: &str, body: &str| {
+            let markdown = crate::plan::Markdown::build(None, body, ".ai-rulez/", true);
+            (
+                path.to_owned(),
+                crate::plan::Output {
+                    path: path.to_owned(),
+                    content: crate::plan::Content::Markdown(markdown),
+                    writers: vec!["cursor".to_owned()],
+                },
+            )
+        };
+        let imported = b"---\nglobs: \"*.tsx\"\n---\n\nFunction components only.\n";
+        let mut outputs = BTreeMap::from([
+            output(
+                "AGENTS.md",
+                "# Rules\n\nFunction components only.\n\nMore.\n",
+            ),
+            output(".cursor/rules/web-react.mdc", "Function components only.\n"),
+            output(".cursor/rules/other.mdc", "Class components are fine.\n"),
+        ]);
+        assert_eq!(
+            outputs_carrying("web/react.mdc", imported, &outputs),
+            [".cursor/rules/web-react.mdc", "AGENTS.md"]
+        );
+        outputs.extend([
+            output("CLAUDE.md", "Function components only.\n"),
+            output("GEMINI.md", "Function components only.\n"),
+        ]);
+        assert_eq!(
+            outputs_carrying("web/react.mdc", imported, &outputs),
+            [
+                ".cursor/rules/web-react.mdc",
+                "AGENTS.md",
+                "CLAUDE.md",
+                "..."
+            ]
+        );
+        // An empty body, or one edited since, is in no output: nothing is named.
+        assert!(outputs_carrying("a.mdc", b"---\nglobs: x\n---\n\n", &outputs).is_empty());
+        assert!(outputs_carrying("a.mdc", b"Hooks only.\n", &outputs).is_empty());
     }
 }

@@ -217,7 +217,7 @@ fn an_imported_file_left_beside_the_generated_one_is_named_until_it_is_deleted()
         "---\ndescription: React components\nglobs: \"*.tsx\"\nalwaysApply: false\n---\nFunction components only.\n",
     );
     project.run(&["import", "--from", "cursor"]).expect_code(0);
-    let warning = "warning: .cursor/rules/web/react.mdc: `ai-rulez import` read this file into .ai-rulez/, and `generate` now writes its text into the files of the assistant that reads `.cursor/`, so that assistant reads it twice; delete .cursor/rules/web/react.mdc once the generated files are right (ai-rulez never deletes a file it did not write)\n";
+    let warning = "warning: .cursor/rules/web/react.mdc: `ai-rulez import` read this file into .ai-rulez/, and `generate` now writes its text into .cursor/rules/web-react.mdc, so the assistant that reads `.cursor/` reads it twice; delete .cursor/rules/web/react.mdc once the generated files are right (ai-rulez never deletes a file it did not write)\n";
     let run = project.run(&["generate"]);
     run.expect_code(0);
     assert!(
