@@ -171,7 +171,8 @@ pub(crate) struct InstructionIndex {
     /// Whether files were left out by [`MAX_INDEXED`].
     pub truncated: bool,
     /// Files left out because they cannot be served (screening found an error, bad frontmatter,
-    /// not UTF-8, too large, a path with control characters): (path, why, such as the first
+    /// not UTF-8, too large, a symlink, a path with control characters), and symlinked tool
+    /// folders, whose files are never read: (path, why, such as the first
     /// screening error as `CODE on line N: message`), in path order.
     pub withheld: Vec<(String, String)>,
 }
@@ -273,7 +274,7 @@ fn has_extension(name: &str, extension: &str) -> bool {
 
 /// Folders never walked: version control, dependency and build output folders that a
 /// `.gitignore` usually covers but a fresh checkout may not.
-const SKIPPED_FOLDERS: [&str; 4] = [".git", "node_modules", ".ai-rulez", "target"];
+pub(crate) const SKIPPED_FOLDERS: [&str; 4] = [".git", "node_modules", ".ai-rulez", "target"];
 
 /// Builds the index of the project at `dir`'s root.
 ///
@@ -284,13 +285,22 @@ const SKIPPED_FOLDERS: [&str; 4] = [".git", "node_modules", ".ai-rulez", "target
 /// is left out and named in `withheld` with the reason. Never fails.
 #[must_use]
 pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionIndex {
-    let candidates = candidates(dir.root(), config_dir_relative);
+    let Walked {
+        files: candidates,
+        linked_tool_folders,
+    } = walk(dir.root(), config_dir_relative);
     let truncated = candidates.len() > MAX_INDEXED;
     let mut index = InstructionIndex {
         files: Vec::new(),
         truncated,
         withheld: Vec::new(),
     };
+    for link in linked_tool_folders {
+        index.withheld.push((
+            link.escape_debug().to_string(),
+            "a symlink to a folder, never followed, so no instruction file behind it is served; make it a real folder to serve them".to_owned(),
+        ));
+    }
     for (path, placement) in candidates.into_iter().take(MAX_INDEXED) {
         // A newline or escape in a folder or file name would reach the model's text as if it
         // were an instruction (scopes and names are printed in every reply), so such a file is
@@ -392,8 +402,52 @@ pub(crate) fn nested_cursor_rules(root: &Path, config_dir_relative: &str) -> Vec
         .collect()
 }
 
+/// What the walk of a project finds: the candidate files, and the symlinks to folders that
+/// stand where a tool folder would (`.cursor`, `.claude/rules`, ...), which are never followed.
+struct Walked {
+    /// Every candidate path with its placement, ordered by scope depth, then path.
+    files: Vec<(String, Placement)>,
+    /// Project-relative paths of the symlinked tool folders, in path order.
+    linked_tool_folders: Vec<String>,
+}
+
+/// Whether `path` names a tool folder the index looks into (`.claude`, `.cursor`, `.github`, or
+/// one of their `rules`, `agents`, `commands` or `instructions` folders): a symlink there hides
+/// every instruction file behind it.
+fn is_tool_folder_path(path: &str) -> bool {
+    let mut components = path.rsplit('/');
+    let last = components.next().unwrap_or_default();
+    let parent = components.next();
+    matches!(last, ".claude" | ".cursor" | ".github")
+        || (matches!(parent, Some(".claude" | ".cursor" | ".github"))
+            && matches!(last, "rules" | "agents" | "commands" | "instructions"))
+}
+
+/// The scope of a withheld entry's path (as [`InstructionIndex::withheld`] holds it): the
+/// folder holding the tool folder or instruction file it names, `.` for the root.
+pub(crate) fn withheld_scope(path: &str) -> String {
+    if let Some(placement) = placement(path) {
+        return placement.scope;
+    }
+    let components: Vec<&str> = path.split('/').collect();
+    let marker = components
+        .iter()
+        .rposition(|part| matches!(*part, ".claude" | ".cursor" | ".github"))
+        .unwrap_or(components.len().saturating_sub(1));
+    if marker == 0 {
+        ".".to_owned()
+    } else {
+        components[..marker].join("/")
+    }
+}
+
 /// Every candidate path under `root` with its placement, ordered by scope depth, then path.
 fn candidates(root: &Path, config_dir_relative: &str) -> Vec<(String, Placement)> {
+    walk(root, config_dir_relative).files
+}
+
+/// Walks `root` as [`candidates`] does, also keeping the symlinked tool folders it passes.
+fn walk(root: &Path, config_dir_relative: &str) -> Walked {
     let config_dir = root.join(config_dir_relative);
     let skip_config_dir = !config_dir_relative.is_empty();
     let walk = ignore::WalkBuilder::new(root)
@@ -419,6 +473,7 @@ fn candidates(root: &Path, config_dir_relative: &str) -> Vec<(String, Placement)
                 || (skip_config_dir && entry.path() == config_dir))
         })
         .build();
+    let mut linked_tool_folders = Vec::new();
     let walked: Vec<String> = walk
         .filter_map(Result::ok)
         // A symlink is kept so that reading it is refused and it is named as withheld: an
@@ -431,7 +486,19 @@ fn candidates(root: &Path, config_dir_relative: &str) -> Vec<(String, Placement)
         .filter_map(|entry| {
             let relative = entry.path().strip_prefix(root).ok()?.to_str()?;
             let relative = relative.replace('\\', "/");
-            placement(&relative).is_some().then_some(relative)
+            if placement(&relative).is_some() {
+                return Some(relative);
+            }
+            // A `.cursor` linked to a shared folder: only asking where the link points (never
+            // reading through it) tells a folder from a stray link to a file.
+            let links_to_folder = entry.path_is_symlink()
+                && fs_err::metadata(entry.path()).is_ok_and(|found| found.is_dir());
+            if links_to_folder && is_tool_folder_path(&relative) {
+                linked_tool_folders.push(relative.clone());
+                // Kept for git's verdict, which drops a link it ignores.
+                return Some(relative);
+            }
+            None
         })
         .collect();
     // The walk saw only the project's own ignore files; git also reads those of the folders
@@ -444,6 +511,8 @@ fn candidates(root: &Path, config_dir_relative: &str) -> Vec<(String, Placement)
             && !(skip_config_dir && below_scope(config_dir_relative, path).is_some())
     };
     let listed = crate::git::listed_among(root, walked.clone(), wanted).unwrap_or(walked);
+    linked_tool_folders.retain(|link| listed.binary_search(link).is_ok());
+    linked_tool_folders.sort();
     let mut found: Vec<(String, Placement)> = listed
         .into_iter()
         .filter_map(|path| {
@@ -456,7 +525,10 @@ fn candidates(root: &Path, config_dir_relative: &str) -> Vec<(String, Placement)
             .cmp(&depth(&right.scope))
             .then_with(|| left_path.cmp(right_path))
     });
-    found
+    Walked {
+        files: found,
+        linked_tool_folders,
+    }
 }
 
 /// Folder depth of a scope (`.` is 0, `a/b` is 2).

@@ -82,7 +82,9 @@ pub(crate) struct FindContextReply {
     /// The files, best first. Without a task: for a path the nearest scope first, otherwise the
     /// shallowest; within a scope instruction files, rules, then agents, by path.
     pub results: Vec<ContextMatch>,
-    /// Files withheld (a screening error, bad frontmatter, not UTF-8, too large), as `path: why`.
+    /// Files withheld (a screening error, bad frontmatter, not UTF-8, too large, a symlink) and
+    /// symlinked tool folders (`web/.cursor`), as `path: why`, in path order: with a path, those
+    /// whose scope encloses it; with a scope, those in it (and below it, recursively).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub withheld: Vec<String>,
     /// Whether the index was cut at its limit of 20,000 files (the shallowest scopes were kept).
@@ -205,10 +207,27 @@ pub(crate) fn find_context(
         withheld: index
             .withheld
             .iter()
+            .filter(|(path, _)| withheld_is_asked_for(request, path))
             .map(|(path, error)| format!("{path}: {error}"))
             .collect(),
         index_truncated: index.truncated,
     })
+}
+
+/// Whether a withheld file (or linked tool folder) at `path` belongs in the reply to
+/// `request`: with a path, when its scope encloses that path (it might have applied, had it been
+/// served); with a scope, when it is in that scope (or below it, recursively); otherwise always.
+fn withheld_is_asked_for(request: &FindContextRequest, path: &str) -> bool {
+    let scope = super::withheld_scope(path);
+    if let Some(asked) = &request.path {
+        return below_scope(&scope, asked).is_some();
+    }
+    if let Some(asked) = &request.scope {
+        let asked = asked.trim_end_matches('/');
+        let asked = if asked.is_empty() { "." } else { asked };
+        return scope == asked || (request.recursive && below_scope(asked, &scope).is_some());
+    }
+    true
 }
 
 /// Distinct task terms found in the file's name (counting 2) or in its scope, kind and

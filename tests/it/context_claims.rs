@@ -145,6 +145,7 @@ fn a_scope_listing_names_how_each_rule_read_on_request_is_read() {
 fn a_scope_that_is_no_folder_is_named_for_what_it_is() {
     let project = monorepo();
     project.write("web/notes.txt", "not a folder\n");
+    project.write("web/node_modules/left-pad/AGENTS.md", "Not ours.\n");
     std::os::unix::fs::symlink(project.path().join("pkg"), project.path().join("linked"))
         .expect("symlink");
     let mut server = start(&project);
@@ -153,6 +154,17 @@ fn a_scope_that_is_no_folder_is_named_for_what_it_is() {
         file,
         "scope `pkg/api/AGENTS.md` is a file, not a folder; pass it as `path` for the instruction files that apply to it, or its folder `pkg/api` as `scope`"
     );
+    for (scope, folder) in [
+        (".ai-rulez", ".ai-rulez"),
+        ("web/node_modules/left-pad", "node_modules"),
+    ] {
+        assert_eq!(
+            server.fails("find_context", json!({"scope": scope})),
+            format!(
+                "scope `{scope}` is inside `{folder}`, a folder the index never walks (version control, dependencies, build output and ai-rulez's own items, which get_rules serves); give a folder of the project's own files"
+            )
+        );
+    }
     let missing = server.fails("find_context", json!({"scope": "pkg/nope"}));
     assert_eq!(
         missing,
@@ -193,5 +205,48 @@ fn a_symlinked_instruction_file_is_named_as_withheld() {
         ])
     );
     assert_eq!(names(&reply), ["rule web react"]);
+    server.finish();
+}
+
+#[test]
+fn a_symlinked_tool_folder_is_named_and_withheld_files_are_named_where_asked() {
+    let project = monorepo();
+    project.write(
+        "shared/cursor/rules/ts.mdc",
+        "---\nglobs: \"*.ts\"\n---\nStrict mode.\n",
+    );
+    fs_err::create_dir_all(project.path().join("app")).expect("folder");
+    std::os::unix::fs::symlink("../shared/cursor", project.path().join("app/.cursor"))
+        .expect("symlink");
+    // A link to nothing hides no file, and a link git ignores is not the project's.
+    std::os::unix::fs::symlink("nowhere", project.path().join("pkg/.github")).expect("symlink");
+    fs_err::create_dir_all(project.path().join("ignored")).expect("folder");
+    std::os::unix::fs::symlink("../shared/cursor", project.path().join("ignored/.cursor"))
+        .expect("symlink");
+    // A file withheld in another scope than the one asked for.
+    project.write("docs/AGENTS.md", "Ship it \u{1b}[31mnow.\n");
+    let linked = "app/.cursor: a symlink to a folder, never followed, so no instruction file behind it is served; make it a real folder to serve them";
+    let mut server = start(&project);
+    let everything = server.ok("find_context", json!({"scope": ".", "recursive": true}));
+    assert_eq!(
+        everything["withheld"],
+        json!([
+            linked,
+            "docs/AGENTS.md: AR002 on line 1: 1 hidden character: U+001B ESCAPE at column 9; delete it"
+        ])
+    );
+    for arguments in [
+        json!({"scope": "app"}),
+        json!({"path": "app/src/main.ts"}),
+        json!({"scope": "app", "recursive": true}),
+    ] {
+        let reply = server.ok("find_context", arguments.clone());
+        assert_eq!(reply["withheld"], json!([linked]), "{arguments}");
+    }
+    // Asked about another folder, neither is named.
+    for arguments in [json!({"scope": "pkg"}), json!({"path": "pkg/api/x.py"})] {
+        let reply = server.ok("find_context", arguments.clone());
+        assert_eq!(reply["withheld"], json!(null), "{arguments}");
+    }
     server.finish();
 }

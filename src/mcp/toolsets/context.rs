@@ -155,7 +155,20 @@ fn scope_is_a_folder(dir: &crate::confined_fs::ProjectDir, scope: &str) -> Resul
     };
     let holder = scope.rsplit_once('/').map_or(".", |(folder, _)| folder);
     match what {
-        EntryKind::Folder => Ok(()),
+        EntryKind::Folder => {
+            // Inside a folder the index never walks, an empty answer would read as "no
+            // instruction files here" when nothing there was looked at.
+            let skipped = scope
+                .split('/')
+                .find(|part| crate::instruction_files::SKIPPED_FOLDERS.contains(part));
+            match skipped {
+                None => Ok(()),
+                Some(folder) => Err(ToolError(format!(
+                    "scope `{shown}` is inside `{}`, a folder the index never walks (version control, dependencies, build output and ai-rulez's own items, which get_rules serves); give a folder of the project's own files",
+                    folder.escape_debug()
+                ))),
+            }
+        }
         EntryKind::File => Err(ToolError(format!(
             "scope `{shown}` is a file, not a folder; pass it as `path` for the instruction files that apply to it, or its folder `{}` as `scope`",
             holder.escape_debug()
