@@ -593,10 +593,11 @@ fn indexed_file(
             .trim_end_matches(".md")
             .to_owned(),
     };
-    let description = document
-        .values
-        .get("description")
-        .and_then(serde_json::Value::as_str)
+    // A blank description (`description: ""`, common in Cursor's own template) says nothing,
+    // so the summary comes from the body as when the key is absent.
+    let description = written_description
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
         .map_or_else(|| first_line(&document.body), str::to_owned);
     Ok(InstructionFile {
         hash: crate::hash::sha256_tagged(bytes),
@@ -768,5 +769,26 @@ mod tests {
         let deep = deep.expect("compiles");
         assert!(deep.is_match("handlers/user.go"));
         assert!(!deep.is_match("other/handlers/user.go"));
+    }
+
+    #[test]
+    fn a_blank_description_gives_way_to_the_first_line_and_makes_no_auto_rule() {
+        let path = ".cursor/rules/style.mdc";
+        let file = |text: &str| {
+            indexed_file(
+                path.to_owned(),
+                placement(path).expect("a rule"),
+                text.as_bytes(),
+            )
+            .expect("parses")
+        };
+        let blank = file(
+            "---\ndescription: \"  \"\nglobs:\nalwaysApply: false\n---\n# Tabs\n\nUse tabs.\n",
+        );
+        assert_eq!(blank.description, "Tabs");
+        assert_eq!(blank.activation, Activation::Manual);
+        let written = file("---\ndescription: Indentation\n---\n# Tabs\n");
+        assert_eq!(written.description, "Indentation");
+        assert_eq!(written.activation, Activation::Auto);
     }
 }
