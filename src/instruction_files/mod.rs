@@ -187,6 +187,10 @@ struct Placement {
     globs_key: Option<&'static str>,
 }
 
+/// The tool folders whose rule, agent and command folders the index reads; what precedes one
+/// in a path is the scope of the files inside it.
+const TOOL_FOLDERS: [&str; 3] = [".claude", ".cursor", ".github"];
+
 /// Recognises an instruction file from its project-relative path; `None` for anything else.
 fn placement(path: &str) -> Option<Placement> {
     let (folder, file) = path.rsplit_once('/').unwrap_or(("", path));
@@ -219,7 +223,7 @@ fn placement(path: &str) -> Option<Placement> {
     let components: Vec<&str> = path.split('/').collect();
     let marker = components
         .iter()
-        .rposition(|part| matches!(*part, ".claude" | ".cursor" | ".github"))?;
+        .rposition(|part| TOOL_FOLDERS.contains(part))?;
     let scope = scope_of(&components[..marker].join("/"));
     let within_scope = components[marker..].join("/");
     let inside: Vec<&str> = components[marker + 1..].to_vec();
@@ -418,8 +422,8 @@ fn is_tool_folder_path(path: &str) -> bool {
     let mut components = path.rsplit('/');
     let last = components.next().unwrap_or_default();
     let parent = components.next();
-    matches!(last, ".claude" | ".cursor" | ".github")
-        || (matches!(parent, Some(".claude" | ".cursor" | ".github"))
+    TOOL_FOLDERS.contains(&last)
+        || (parent.is_some_and(|parent| TOOL_FOLDERS.contains(&parent))
             && matches!(last, "rules" | "agents" | "commands" | "instructions"))
 }
 
@@ -432,7 +436,7 @@ pub(crate) fn withheld_scope(path: &str) -> String {
     let components: Vec<&str> = path.split('/').collect();
     let marker = components
         .iter()
-        .rposition(|part| matches!(*part, ".claude" | ".cursor" | ".github"))
+        .rposition(|part| TOOL_FOLDERS.contains(part))
         .unwrap_or(components.len().saturating_sub(1));
     if marker == 0 {
         ".".to_owned()
