@@ -302,7 +302,7 @@ pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionI
     for link in linked_tool_folders {
         index.withheld.push((
             link.escape_debug().to_string(),
-            "a symlink to a folder, never followed, so no instruction file behind it is served; make it a real folder to serve them".to_owned(),
+            "a symlink where a tool folder belongs, never followed, so no instruction file behind it is served; make it a real folder to serve them".to_owned(),
         ));
     }
     for (path, placement) in candidates.into_iter().take(MAX_INDEXED) {
@@ -415,16 +415,21 @@ struct Walked {
     linked_tool_folders: Vec<String>,
 }
 
-/// Whether `path` names a tool folder the index looks into (`.claude`, `.cursor`, `.github`, or
-/// one of their `rules`, `agents`, `commands` or `instructions` folders): a symlink there hides
-/// every instruction file behind it.
+/// Whether `path` names a tool folder the index looks into (`.claude`, `.cursor`, `.github`),
+/// one of their `rules`, `agents`, `commands` or `instructions` folders, or a folder inside one
+/// of those: a symlink there hides every instruction file behind it.
 fn is_tool_folder_path(path: &str) -> bool {
-    let mut components = path.rsplit('/');
-    let last = components.next().unwrap_or_default();
-    let parent = components.next();
-    TOOL_FOLDERS.contains(&last)
-        || (parent.is_some_and(|parent| TOOL_FOLDERS.contains(&parent))
-            && matches!(last, "rules" | "agents" | "commands" | "instructions"))
+    let components: Vec<&str> = path.split('/').collect();
+    let Some(marker) = components
+        .iter()
+        .rposition(|part| TOOL_FOLDERS.contains(part))
+    else {
+        return false;
+    };
+    match components.get(marker + 1) {
+        None => true,
+        Some(folder) => matches!(*folder, "rules" | "agents" | "commands" | "instructions"),
+    }
 }
 
 /// The scope of a withheld entry's path (as [`InstructionIndex::withheld`] holds it): the
@@ -493,11 +498,9 @@ fn walk(root: &Path, config_dir_relative: &str) -> Walked {
             if placement(&relative).is_some() {
                 return Some(relative);
             }
-            // A `.cursor` linked to a shared folder: only asking where the link points (never
-            // reading through it) tells a folder from a stray link to a file.
-            let links_to_folder = entry.path_is_symlink()
-                && fs_err::metadata(entry.path()).is_ok_and(|found| found.is_dir());
-            if links_to_folder && is_tool_folder_path(&relative) {
+            // A `.cursor` linked to a shared folder, or to one that is gone: a link where a
+            // tool folder belongs is never followed, whatever it points to.
+            if entry.path_is_symlink() && is_tool_folder_path(&relative) {
                 linked_tool_folders.push(relative.clone());
                 // Kept for git's verdict, which drops a link it ignores.
                 return Some(relative);

@@ -218,21 +218,39 @@ fn a_symlinked_tool_folder_is_named_and_withheld_files_are_named_where_asked() {
     fs_err::create_dir_all(project.path().join("app")).expect("folder");
     std::os::unix::fs::symlink("../shared/cursor", project.path().join("app/.cursor"))
         .expect("symlink");
-    // A link to nothing hides no file, and a link git ignores is not the project's.
-    std::os::unix::fs::symlink("nowhere", project.path().join("pkg/.github")).expect("symlink");
+    // A link to a shared folder of rules inside a rules folder, and one to nothing, are links
+    // where instruction files belong; a link git ignores is not the project's, and one beside
+    // the rule folders hides no instruction file.
+    fs_err::create_dir_all(project.path().join("lib/.claude/rules/team")).expect("folder");
+    std::os::unix::fs::symlink(
+        "../../../../shared/cursor/rules",
+        project.path().join("lib/.claude/rules/team/linked"),
+    )
+    .expect("symlink");
+    std::os::unix::fs::symlink("nowhere", project.path().join("lib/.github")).expect("symlink");
+    fs_err::create_dir_all(project.path().join("app/.github")).expect("folder");
+    std::os::unix::fs::symlink("../../shared", project.path().join("app/.github/workflows"))
+        .expect("symlink");
     fs_err::create_dir_all(project.path().join("ignored")).expect("folder");
     std::os::unix::fs::symlink("../shared/cursor", project.path().join("ignored/.cursor"))
         .expect("symlink");
     // A file withheld in another scope than the one asked for.
     project.write("docs/AGENTS.md", "Ship it \u{1b}[31mnow.\n");
-    let linked = "app/.cursor: a symlink to a folder, never followed, so no instruction file behind it is served; make it a real folder to serve them";
+    let named = |path: &str| {
+        format!(
+            "{path}: a symlink where a tool folder belongs, never followed, so no instruction file behind it is served; make it a real folder to serve them"
+        )
+    };
+    let linked = named("app/.cursor");
     let mut server = start(&project);
     let everything = server.ok("find_context", json!({"scope": ".", "recursive": true}));
     assert_eq!(
         everything["withheld"],
         json!([
             linked,
-            "docs/AGENTS.md: AR002 on line 1: 1 hidden character: U+001B ESCAPE at column 9; delete it"
+            "docs/AGENTS.md: AR002 on line 1: 1 hidden character: U+001B ESCAPE at column 9; delete it",
+            named("lib/.claude/rules/team/linked"),
+            named("lib/.github"),
         ])
     );
     for arguments in [
@@ -243,7 +261,12 @@ fn a_symlinked_tool_folder_is_named_and_withheld_files_are_named_where_asked() {
         let reply = server.ok("find_context", arguments.clone());
         assert_eq!(reply["withheld"], json!([linked]), "{arguments}");
     }
-    // Asked about another folder, neither is named.
+    let reply = server.ok("find_context", json!({"scope": "lib"}));
+    assert_eq!(
+        reply["withheld"],
+        json!([named("lib/.claude/rules/team/linked"), named("lib/.github")])
+    );
+    // Asked about another folder, none is named.
     for arguments in [json!({"scope": "pkg"}), json!({"path": "pkg/api/x.py"})] {
         let reply = server.ok("find_context", arguments.clone());
         assert_eq!(reply["withheld"], json!(null), "{arguments}");
