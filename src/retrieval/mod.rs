@@ -723,7 +723,23 @@ pub(crate) fn project_relative(root: &Path, path: &str) -> Option<String> {
     if !candidate.is_absolute() {
         return crate::confined_fs::normalise_relative(candidate.as_str());
     }
-    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    // Inside the project a path is read as written, like a relative one: resolving it first
+    // would follow a symlink in the project (`/repo/weblink` to `web`) that the relative form
+    // of the same path is refused for. Only a path that does not start with the root as given
+    // or as resolved (the project reached through a linked parent folder) is resolved.
+    let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    for base in [root, canonical_root.as_path()] {
+        let inside = candidate
+            .as_std_path()
+            .strip_prefix(base)
+            .ok()
+            .and_then(Utf8Path::from_path)
+            .and_then(|rest| crate::confined_fs::normalise_relative(rest.as_str()));
+        if inside.is_some() {
+            return inside;
+        }
+    }
+    let root = canonical_root;
     let absolute = candidate
         .canonicalize()
         .unwrap_or_else(|_| candidate.as_std_path().to_path_buf());

@@ -175,6 +175,12 @@ fn a_scope_that_is_no_folder_is_named_for_what_it_is() {
         linked,
         "scope `linked` is a symlink, which is never followed: instruction files behind it are not indexed; give the real folder"
     );
+    // Given absolutely, the link is not followed either.
+    let absolute = project.path().join("linked");
+    assert_eq!(
+        server.fails("find_context", json!({"scope": absolute.to_string_lossy()})),
+        "scope `linked` is a symlink, which is never followed: instruction files behind it are not indexed; give the real folder"
+    );
     let behind = server.fails("find_context", json!({"scope": "linked/api"}));
     assert_eq!(
         behind,
