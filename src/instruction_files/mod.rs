@@ -301,7 +301,7 @@ pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionI
     };
     for link in linked_tool_folders {
         index.withheld.push((
-            link.escape_debug().to_string(),
+            crate::lint::screen::escape_unreadable(&link),
             "a symlink where a tool folder belongs, never followed, so no instruction file behind it is served; make it a real folder to serve them".to_owned(),
         ));
     }
@@ -309,10 +309,10 @@ pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionI
         // A newline or escape in a folder or file name would reach the model's text as if it
         // were an instruction (scopes and names are printed in every reply), so such a file is
         // named, escaped, and not served.
-        if path.chars().any(char::is_control) {
+        if crate::lint::screen::breaks_lines(&path) {
             index.withheld.push((
-                path.escape_debug().to_string(),
-                "its path holds a control character (a newline, tab or escape); rename it to serve it"
+                crate::lint::screen::escape_unreadable(&path),
+                "its path holds a control character or line separator (a newline, tab, escape or U+2028); rename it to serve it"
                     .to_owned(),
             ));
             continue;
@@ -321,8 +321,8 @@ pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionI
         // (the screening withholds such text in a file's content for the same reason).
         if crate::lint::screen::has_hidden_characters(&path) {
             index.withheld.push((
-                path.escape_debug().to_string(),
-                "its path holds a hidden character (zero-width or a bidirectional control, which make it read as another name); rename it to serve it"
+                crate::lint::screen::escape_unreadable(&path),
+                "its path holds a hidden character (invisible, such as a zero-width space, a blank filler or a bidirectional control, which make it read as another name); rename it to serve it"
                     .to_owned(),
             ));
             continue;
@@ -397,7 +397,7 @@ pub(crate) fn nested_cursor_rules(root: &Path, config_dir_relative: &str) -> Vec
     candidates(root, config_dir_relative)
         .into_iter()
         .filter(|(path, placement)| {
-            !path.chars().any(char::is_control)
+            !crate::lint::screen::breaks_lines(path)
                 && placement.scope != "."
                 && placement.kind == FileKind::Rule
                 && placement.source == "cursor"

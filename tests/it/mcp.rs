@@ -818,7 +818,7 @@ fn get_rules_without_a_task_sends_every_eligible_rule_and_reports_outside_paths(
         assert_eq!(
             server.fails(tool, arguments),
             format!(
-                "path `{shown}` holds a control character (a NUL, newline or escape), which no indexed file's path has; give the path as it is on disk"
+                "path `{shown}` holds a control character or line separator (a NUL, newline, escape or U+2028), which no indexed file's path has; give the path as it is on disk"
             ),
             "{tool}"
         );
@@ -830,7 +830,7 @@ fn get_rules_without_a_task_sends_every_eligible_rule_and_reports_outside_paths(
         };
         assert_eq!(
             server.fails(tool, arguments),
-            "path `src/d\\u{200b}b/a.rs` holds a hidden character (zero-width or a bidirectional control), which no served file's path has; type the path again without it",
+            "path `src/d\\u{200b}b/a.rs` holds a hidden character (invisible, such as a zero-width space, a blank filler or a bidirectional control), which no served file's path has; type the path again without it",
             "{tool}"
         );
     }

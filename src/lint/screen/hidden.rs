@@ -75,6 +75,50 @@ pub(super) fn hidden_characters(text: &str, lines: &LineIndex<'_>, findings: &mu
     }
 }
 
+/// `text` with every character a reader would not see or would read as a line break escaped
+/// as Rust writes it (`\n`, `\u{1b}`, `\u{200b}`): controls, the line and paragraph
+/// separators, and what [`hidden_characters`] reports (in the same context, so an emoji's
+/// joiner or a flag's tags stay). For names printed to a model or a terminal.
+pub(super) fn escape_unreadable(text: &str) -> String {
+    let characters: Vec<char> = text.chars().collect();
+    let mut escaped = String::with_capacity(text.len());
+    let mut in_flag_tags = false;
+    for (at, &character) in characters.iter().enumerate() {
+        let previous = at
+            .checked_sub(1)
+            .and_then(|before| characters.get(before))
+            .copied();
+        let next = characters.get(at + 1).copied();
+        let code = u32::from(character);
+        let unreadable = if (0xE0020..=0xE007F).contains(&code) {
+            in_flag_tags = in_flag_tags || previous == Some('\u{1F3F4}');
+            let hidden = !in_flag_tags;
+            if code == 0xE007F {
+                in_flag_tags = false;
+            }
+            hidden
+        } else {
+            in_flag_tags = false;
+            breaks_lines(character) || is_hidden(character, previous, next, at == 0)
+        };
+        if !unreadable {
+            escaped.push(character);
+        } else if character.is_ascii() {
+            escaped.extend(character.escape_debug());
+        } else {
+            escaped.push_str(&format!("\\u{{{code:x}}}"));
+        }
+    }
+    escaped
+}
+
+/// Whether `character` ends a line for some reader: a control character (newline, NUL,
+/// escape, NEL) or the Unicode line and paragraph separators, which many renderers and
+/// tokenizers take as line breaks.
+pub(super) fn breaks_lines(character: char) -> bool {
+    character.is_control() || matches!(character, '\u{2028}' | '\u{2029}')
+}
+
 fn is_hidden(
     character: char,
     previous: Option<char>,

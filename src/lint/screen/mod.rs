@@ -171,6 +171,21 @@ pub(crate) fn has_hidden_characters(text: &str) -> bool {
     !findings.is_empty()
 }
 
+/// `text` (a path or name) with its control characters, line and paragraph separators and
+/// hidden characters (as AR002 judges them) escaped as `\n` or `\u{200b}`, so a reply or a
+/// terminal line shows what the name holds. Other text, emoji sequences included, is kept.
+#[must_use]
+pub(crate) fn escape_unreadable(text: &str) -> String {
+    hidden::escape_unreadable(text)
+}
+
+/// Whether `text` (a path or name) holds a control character or a line or paragraph separator
+/// (U+2028, U+2029), any of which a reader may take as the end of a line.
+#[must_use]
+pub(crate) fn breaks_lines(text: &str) -> bool {
+    text.chars().any(hidden::breaks_lines)
+}
+
 /// Sorts by line, code and message and keeps one finding per line and code.
 fn sort_findings(findings: &mut Vec<Finding>) {
     findings.sort_by(|left, right| {

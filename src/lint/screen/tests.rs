@@ -457,3 +457,16 @@ fn secrets_in_assignments_with_suffixes_env_lines_and_urls() {
         assert_eq!(codes(text), Vec::<&str>::new(), "{text}");
     }
 }
+
+#[test]
+fn unreadable_characters_in_names_are_escaped_and_script_and_emoji_joiners_kept() {
+    assert_eq!(
+        escape_unreadable("a\u{200b}b/c\u{3164}d/e\u{2800}f\u{2028}g\nh\u{1b}[31m"),
+        "a\\u{200b}b/c\\u{3164}d/e\\u{2800}f\\u{2028}g\\nh\\u{1b}[31m"
+    );
+    // A family emoji's joiners, a heart's variation selector, the tags of a subdivision flag,
+    // accents and right-to-left script are what names legitimately hold.
+    let kept = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} \u{2764}\u{FE0F} \u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} cafe\u{301} \u{5e9}\u{5dc}\u{5d5}\u{5dd}";
+    assert_eq!(escape_unreadable(kept), kept);
+    assert!(breaks_lines("a\u{2029}b") && breaks_lines("a\u{85}b") && !breaks_lines("a b\u{a0}c"));
+}

@@ -34,21 +34,21 @@ pub(crate) fn all() -> Vec<ToolSpec> {
 }
 
 /// Refuses a `path` (or `scope`) argument, named `argument` in the error, holding a control
-/// character (a NUL, newline or escape) or a hidden one (zero-width, a bidirectional control): no
+/// character or line separator (a NUL, newline, escape, U+2028) or a hidden one (zero-width, a
+/// blank filler, a bidirectional control): no
 /// indexed file or item scope has one (such files are withheld by name), so the call is answered
 /// with what is wrong instead of calling the path outside the project, or echoing a name that
 /// reads as another. Errors: that sentence, with the value escaped.
 fn refuse_unservable_characters(argument: &str, value: &str) -> Result<(), ToolError> {
-    if value.chars().any(char::is_control) {
+    let shown = crate::lint::screen::escape_unreadable(value);
+    if crate::lint::screen::breaks_lines(value) {
         return Err(ToolError(format!(
-            "{argument} `{}` holds a control character (a NUL, newline or escape), which no indexed file's path has; give the path as it is on disk",
-            value.escape_debug()
+            "{argument} `{shown}` holds a control character or line separator (a NUL, newline, escape or U+2028), which no indexed file's path has; give the path as it is on disk"
         )));
     }
     if crate::lint::screen::has_hidden_characters(value) {
         return Err(ToolError(format!(
-            "{argument} `{}` holds a hidden character (zero-width or a bidirectional control), which no served file's path has; type the path again without it",
-            value.escape_debug()
+            "{argument} `{shown}` holds a hidden character (invisible, such as a zero-width space, a blank filler or a bidirectional control), which no served file's path has; type the path again without it"
         )));
     }
     Ok(())
