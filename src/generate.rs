@@ -217,5 +217,6 @@ pub(crate) fn settings(project: &Project, force: bool, clean: bool) -> Settings<
         force,
         clean,
         diffs: false,
+        items: &project.tree.items,
     }
 }

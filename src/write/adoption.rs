@@ -85,86 +85,126 @@ pub(crate) fn record(
 }
 
 /// Warnings for imported files that stay beside what replaced them: a recorded file still on
-/// disk at a path this plan does not write, in a tool folder (`.cursor/`, `.windsurf/`, ...)
-/// where the plan writes other files, so that assistant's preset is on. Its text is generated
-/// from `.ai-rulez/` now (into that folder or a root file the assistant also reads, such as
-/// `AGENTS.md`), so the assistant reads it twice, and nothing else would say so. ai-rulez never
-/// deletes it (it did not write it), so the warning names it for the user to delete, and names
-/// the planned outputs that carry its body (at most [`NAMED_OUTPUTS`], in path order) so the
-/// user can compare the two before deleting.
+/// disk at a path this plan does not write, whose text an item of `.ai-rulez/` still holds
+/// (its body, trimmed, equal to the file's), and which this plan writes into a file the same
+/// assistant also reads (its own folder, or a root file such as `AGENTS.md`, by the `reads`
+/// lists of `templates/presets/`). That assistant then reads the text twice, and nothing else
+/// would say so. ai-rulez never deletes the file (it did not write it), so the warning names it
+/// for the user to delete, with the generated files that carry the text (at most
+/// [`NAMED_OUTPUTS`]; the assistant's own folder first, then by path) so the two can be
+/// compared first. A file with an empty body, whose item is gone or edited since, or whose
+/// text reaches no file its assistant reads, gets no warning: it is not read twice.
 ///
-/// Input: the recorded files (as [`read`] returns them) and the planned outputs by path.
-/// Output: one sentence per such file, in path order. Never fails: a file that cannot be
-/// looked at is left unnamed, and one whose body is in no output (edited since, or split into
-/// several items) is named without outputs.
+/// Input: the recorded files (as [`read`] returns them), the planned outputs by path, and the
+/// project's items. Output: one sentence per such file, in path order. Never fails: a file that
+/// cannot be looked at is left unnamed.
 #[must_use]
 pub(crate) fn left_beside_outputs(
     dir: &ProjectDir,
     adopted: &BTreeMap<String, String>,
     outputs: &BTreeMap<String, crate::plan::Output>,
+    items: &[crate::content::Item],
 ) -> Vec<String> {
-    adopted
+    let left: Vec<&String> = adopted
         .keys()
         .filter(|path| !outputs.contains_key(*path))
+        .collect();
+    if left.is_empty() {
+        return Vec::new();
+    }
+    let Ok(specs) = crate::presets::builtin_specs() else {
+        return Vec::new();
+    };
+    left.into_iter()
         .filter_map(|path| {
-            let (folder, _) = path.split_once('/')?;
-            let prefix = format!("{folder}/");
-            // Outputs are sorted by path: the first at or after the prefix tells.
-            let folder_written = outputs
-                .range(prefix.clone()..)
-                .next()
-                .is_some_and(|(output, _)| output.starts_with(&prefix));
-            if !folder_written {
+            let readers: Vec<&crate::presets::PresetSpec> = specs
+                .iter()
+                .filter(|spec| spec_reads(spec, path))
+                .collect();
+            if readers.is_empty() {
                 return None;
             }
             let (bytes, _) = dir.read(path, crate::content::MAX_FILE_BYTES).ok().flatten()?;
-            let carriers = outputs_carrying(path, &bytes, outputs);
-            let into = if carriers.is_empty() {
-                "the files of the assistant that reads it".to_owned()
-            } else {
-                carriers.join(", ")
-            };
+            let document = crate::frontmatter::parse(path, &bytes).ok()?;
+            let body = document.body.trim();
+            if body.is_empty() {
+                return None;
+            }
+            let sources: Vec<&str> = items
+                .iter()
+                .filter(|item| item.body.trim() == body)
+                .map(|item| item.source_path.as_str())
+                .collect();
+            if sources.is_empty() {
+                return None;
+            }
+            let read_by_them =
+                |output: &str| readers.iter().any(|spec| spec_reads(spec, output));
+            let carriers = outputs_carrying(body, &sources, outputs, read_by_them, path);
+            if carriers.is_empty() {
+                return None;
+            }
+            let folder = path.split_once('/').map_or(path.as_str(), |(folder, _)| folder);
             Some(format!(
-                "{path}: `ai-rulez import` read this file into .ai-rulez/, and `generate` now writes its text into {into}, so the assistant that reads `{folder}/` reads it twice; delete {path} once the generated files are right (ai-rulez never deletes a file it did not write)"
+                "{path}: `ai-rulez import` read this file into {}, and `generate` now writes its text into {}, which the assistant reading `{folder}/` reads too, so it reads the text twice; delete {path} once the generated files are right (ai-rulez never deletes a file it did not write)",
+                sources.join(", "),
+                carriers.join(", ")
             ))
         })
         .collect()
 }
 
-/// The most outputs [`left_beside_outputs`] names for one file; past it, `, ...` says there
+/// Whether the assistant of `spec` reads `path` by its `reads` list (an entry is the path or
+/// a folder above it), nested `AGENTS.md` files included when it reads those.
+fn spec_reads(spec: &crate::presets::PresetSpec, path: &str) -> bool {
+    (spec.reads_nested_agents_md && path.ends_with("/AGENTS.md"))
+        || spec.reads.iter().any(|read| {
+            path == read
+                || path
+                    .strip_prefix(read.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+}
+
+/// The most outputs [`left_beside_outputs`] names for one file; past it, `...` says there
 /// are more.
 const NAMED_OUTPUTS: usize = 3;
 
-/// The planned outputs whose text holds the body of `bytes` (the file at `path`, without its
-/// frontmatter, trimmed), in path order, at most [`NAMED_OUTPUTS`] of them and then `...`.
-/// Empty when the body is empty or unreadable, or no output holds it.
+/// The planned Markdown outputs `wanted` accepts that carry `body`: those generated from one of
+/// `sources` (an item's own file), and those built from many items (a root file) whose text
+/// holds `body`. Output: those in the folder of `imported` (its first path component) first,
+/// then the rest, each in path order, at most [`NAMED_OUTPUTS`] and then `...`.
 fn outputs_carrying(
-    path: &str,
-    bytes: &[u8],
+    body: &str,
+    sources: &[&str],
     outputs: &BTreeMap<String, crate::plan::Output>,
+    wanted: impl Fn(&str) -> bool,
+    imported: &str,
 ) -> Vec<String> {
-    let Ok(document) = crate::frontmatter::parse(path, bytes) else {
-        return Vec::new();
-    };
-    let body = document.body.trim();
-    if body.is_empty() {
-        return Vec::new();
-    }
     let finder = memchr::memmem::Finder::new(body.as_bytes());
-    let mut found: Vec<String> = outputs
+    let (mut near, far): (Vec<String>, Vec<String>) = outputs
         .values()
+        .filter(|output| wanted(&output.path))
         .filter(|output| match &output.content {
-            crate::plan::Content::Markdown(markdown) => finder.find(markdown.body()).is_some(),
+            crate::plan::Content::Markdown(markdown) => {
+                sources.contains(&markdown.source.as_str())
+                    // A file built from many items names their folder (`.ai-rulez/`).
+                    || (markdown.source.ends_with('/') && finder.find(markdown.body()).is_some())
+            }
             _ => false,
         })
         .map(|output| output.path.clone())
-        .take(NAMED_OUTPUTS + 1)
-        .collect();
-    if found.len() > NAMED_OUTPUTS {
-        found.truncate(NAMED_OUTPUTS);
-        found.push("...".to_owned());
+        .partition(|output| {
+            imported
+                .split_once('/')
+                .is_some_and(|(folder, _)| output.starts_with(&format!("{folder}/")))
+        });
+    near.extend(far);
+    if near.len() > NAMED_OUTPUTS {
+        near.truncate(NAMED_OUTPUTS);
+        near.push("...".to_owned());
     }
-    found
+    near
 }
 
 #[cfg(test)]
@@ -199,49 +239,5 @@ mod tests {
         );
         fs_err::write(folder.path().join(path), "{\"version\": 1, \"files\": [").unwrap();
         assert!(read(&dir, path).is_empty());
-    }
-
-    #[test]
-    fn the_outputs_holding_an_imported_body_are_named_in_path_order_up_to_three() {
-        let output = |path: &str, body: &str| {
-            let markdown = crate::plan::Markdown::build(None, body, ".ai-rulez/", true);
-            (
-                path.to_owned(),
-                crate::plan::Output {
-                    path: path.to_owned(),
-                    content: crate::plan::Content::Markdown(markdown),
-                    writers: vec!["cursor".to_owned()],
-                },
-            )
-        };
-        let imported = b"---\nglobs: \"*.tsx\"\n---\n\nFunction components only.\n";
-        let mut outputs = BTreeMap::from([
-            output(
-                "AGENTS.md",
-                "# Rules\n\nFunction components only.\n\nMore.\n",
-            ),
-            output(".cursor/rules/web-react.mdc", "Function components only.\n"),
-            output(".cursor/rules/other.mdc", "Class components are fine.\n"),
-        ]);
-        assert_eq!(
-            outputs_carrying("web/react.mdc", imported, &outputs),
-            [".cursor/rules/web-react.mdc", "AGENTS.md"]
-        );
-        outputs.extend([
-            output("CLAUDE.md", "Function components only.\n"),
-            output("GEMINI.md", "Function components only.\n"),
-        ]);
-        assert_eq!(
-            outputs_carrying("web/react.mdc", imported, &outputs),
-            [
-                ".cursor/rules/web-react.mdc",
-                "AGENTS.md",
-                "CLAUDE.md",
-                "..."
-            ]
-        );
-        // An empty body, or one edited since, is in no output: nothing is named.
-        assert!(outputs_carrying("a.mdc", b"---\nglobs: x\n---\n\n", &outputs).is_empty());
-        assert!(outputs_carrying("a.mdc", b"Hooks only.\n", &outputs).is_empty());
     }
 }

@@ -54,6 +54,8 @@ pub(crate) struct Settings<'a> {
     pub clean: bool,
     /// Attach a unified diff of the content to every change (`--diff`).
     pub diffs: bool,
+    /// The project's items, for naming imported files whose text they now hold.
+    pub items: &'a [crate::content::Item],
 }
 
 /// The state of one path.
@@ -285,7 +287,8 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
     state.orphans(plan, &old_manifest)?;
     state.manifest_and_gitignore(&old_manifest)?;
     state.leftovers(plan, &old_manifest, interrupted)?;
-    let imported_twice = adoption::left_beside_outputs(settings.dir, &state.adopted, &plan.outputs);
+    let imported_twice =
+        adoption::left_beside_outputs(settings.dir, &state.adopted, &plan.outputs, settings.items);
     state.report.warnings.extend(imported_twice);
     state
         .report

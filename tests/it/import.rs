@@ -217,7 +217,7 @@ fn an_imported_file_left_beside_the_generated_one_is_named_until_it_is_deleted()
         "---\ndescription: React components\nglobs: \"*.tsx\"\nalwaysApply: false\n---\nFunction components only.\n",
     );
     project.run(&["import", "--from", "cursor"]).expect_code(0);
-    let warning = "warning: .cursor/rules/web/react.mdc: `ai-rulez import` read this file into .ai-rulez/, and `generate` now writes its text into .cursor/rules/web-react.mdc, so the assistant that reads `.cursor/` reads it twice; delete .cursor/rules/web/react.mdc once the generated files are right (ai-rulez never deletes a file it did not write)\n";
+    let warning = "warning: .cursor/rules/web/react.mdc: `ai-rulez import` read this file into .ai-rulez/rules/web-react.md, and `generate` now writes its text into .cursor/rules/web-react.mdc, which the assistant reading `.cursor/` reads too, so it reads the text twice; delete .cursor/rules/web/react.mdc once the generated files are right (ai-rulez never deletes a file it did not write)\n";
     let run = project.run(&["generate"]);
     run.expect_code(0);
     assert!(
@@ -236,6 +236,62 @@ fn an_imported_file_left_beside_the_generated_one_is_named_until_it_is_deleted()
         !after.stderr().contains("reads it twice"),
         "{}",
         after.stderr()
+    );
+}
+
+#[test]
+fn a_left_imported_file_is_named_only_when_its_assistant_reads_its_text_again() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"codex\", \"claude\"]\n",
+    );
+    project.write(
+        ".ai-rulez/rules/style.md",
+        "# Style\n\nWrite a short summary.\n",
+    );
+    project.write(
+        ".cursor/rules/web/react.mdc",
+        "---\nalwaysApply: true\n---\nFunction components only.\n",
+    );
+    project.write(
+        ".cursor/rules/web/tiny.mdc",
+        "---\nalwaysApply: true\n---\na\n",
+    );
+    project.write(
+        ".cursor/rules/web/empty.mdc",
+        "---\nalwaysApply: true\n---\n",
+    );
+    project.write(
+        ".cursor/rules/web/gone.mdc",
+        "---\nalwaysApply: true\n---\nTo be removed.\n",
+    );
+    project.run(&["import", "--from", "cursor"]).expect_code(0);
+    fs_err::remove_file(project.path().join(".ai-rulez/rules/web-gone.md")).expect("remove");
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    // Cursor is no preset here, but it reads the root AGENTS.md Codex gets, so the rules it
+    // reads from its own folder reach it twice. The rule `a` names no file that merely holds
+    // the letter; the empty rule and the one whose item was deleted reach it once.
+    let stderr = run.stderr();
+    let warned = stderr
+        .lines()
+        .filter(|line| line.contains("reads the text twice"))
+        .count();
+    assert_eq!(warned, 2, "{stderr}");
+    assert!(
+        run.stderr().contains(
+            "warning: .cursor/rules/web/react.mdc: `ai-rulez import` read this file into .ai-rulez/rules/web-react.md, and `generate` now writes its text into AGENTS.md, which the assistant reading `.cursor/` reads too, so it reads the text twice;"
+        ),
+        "{}",
+        run.stderr()
+    );
+    assert!(
+        run.stderr().contains(
+            "warning: .cursor/rules/web/tiny.mdc: `ai-rulez import` read this file into .ai-rulez/rules/web-tiny.md, and `generate` now writes its text into AGENTS.md, which"
+        ),
+        "{}",
+        run.stderr()
     );
 }
 
