@@ -50,6 +50,14 @@ impl<'a> Tree<'a> {
                 (false, _) => {
                     "its name is not valid UTF-8, so it cannot be opened; rename it to import it"
                 }
+                // Such a name would reach the notes, the item's id and the record of imported
+                // files, and print as something else in each.
+                (true, _) if crate::lint::screen::breaks_lines(&entry.name) => {
+                    "its name holds a control character or line separator (an escape, newline or U+2028); rename it to import it"
+                }
+                (true, _) if crate::lint::screen::has_hidden_characters(&entry.name) => {
+                    "its name holds a hidden character (invisible, such as a zero-width space or a bidirectional control, which make it read as another name); rename it to import it"
+                }
                 (true, EntryKind::File | EntryKind::Folder) => {
                     readable.push(entry);
                     continue;
@@ -59,9 +67,10 @@ impl<'a> Tree<'a> {
                 }
                 (true, EntryKind::Other) => "it is not a regular file or folder",
             };
-            self.left_out
-                .borrow_mut()
-                .push(format!("{}: left out, {why}", path.escape_debug()));
+            self.left_out.borrow_mut().push(format!(
+                "{}: left out, {why}",
+                crate::lint::screen::escape_unreadable(&path)
+            ));
         }
         Ok(Some(readable))
     }

@@ -161,6 +161,14 @@ fn entries_import_cannot_read_are_named_not_dropped_in_silence() {
         project.path().join(".claude/skills/deploy/references"),
     )
     .expect("symlink");
+    // Names that print as something else: an escape sequence, a right-to-left override and a
+    // line separator.
+    for name in ["a\u{1b}[31mred.mdc", "b\u{202e}cod.mdc", "c\u{2028}sep.mdc"] {
+        project.write(
+            &format!(".cursor/rules/{name}"),
+            "---\nalwaysApply: true\n---\nOdd.\n",
+        );
+    }
     let cursor = project.run(&["import", "--from", "cursor"]);
     cursor.expect_code(0);
     assert_eq!(
@@ -169,7 +177,10 @@ fn entries_import_cannot_read_are_named_not_dropped_in_silence() {
     );
     assert_eq!(
         cursor.stderr(),
-        "note: .cursor/rules/linked.mdc: left out, it is a symlink, and ai-rulez never reads through symlinks (a committed link could point anywhere); put the real file or folder there to import it\n\
+        "note: .cursor/rules/a\\u{1b}[31mred.mdc: left out, its name holds a control character or line separator (an escape, newline or U+2028); rename it to import it\n\
+note: .cursor/rules/b\\u{202e}cod.mdc: left out, its name holds a hidden character (invisible, such as a zero-width space or a bidirectional control, which make it read as another name); rename it to import it\n\
+note: .cursor/rules/c\\u{2028}sep.mdc: left out, its name holds a control character or line separator (an escape, newline or U+2028); rename it to import it\n\
+note: .cursor/rules/linked.mdc: left out, it is a symlink, and ai-rulez never reads through symlinks (a committed link could point anywhere); put the real file or folder there to import it\n\
 note: .cursor/rules/odd\u{fffd}.mdc: left out, its name is not valid UTF-8, so it cannot be opened; rename it to import it\n\
 created 2 file(s), 0 already there; next: `ai-rulez generate --dry-run --diff` shows what the assistants' files become\n"
     );
