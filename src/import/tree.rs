@@ -322,7 +322,7 @@ fn note_wrong_scope_types(path: &str, document: &Document, found: &mut Found) {
     // the import instead of the guard it is.
     if wrong {
         found.notes.push(format!(
-            "{path}: so `generate` will not replace it unasked (it shows the diff); once the item's scope is right, delete {path} or run `generate --force`, which keeps a copy"
+            "{path}: with a scope key ignored, `generate` will not replace it unasked (it shows the diff); once the item's scope is right, delete {path} or run `generate --force`, which keeps a copy"
         ));
         found.lossy.insert(path.to_owned());
     }

@@ -430,7 +430,12 @@ pub(crate) fn context_text(reply: &FindContextReply) -> String {
                 " (read only when attached or mentioned)"
             });
         }
-        let _ = writeln!(text, ": {} <{}>", found.description, found.uri);
+        // A file with no description and no text has no summary; no empty one is printed.
+        if found.description.is_empty() {
+            let _ = writeln!(text, ": <{}>", found.uri);
+        } else {
+            let _ = writeln!(text, ": {} <{}>", found.description, found.uri);
+        }
     }
     if reply.total > reply.count {
         let _ = writeln!(

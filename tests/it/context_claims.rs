@@ -125,7 +125,18 @@ fn a_scope_listing_names_how_each_rule_read_on_request_is_read() {
         activations,
         [Some(json!("auto")), Some(json!("manual")), None]
     );
+    // Frontmatter alone, with a blank description: no summary, and no empty one printed.
+    project.write(
+        ".github/instructions/blank.instructions.md",
+        "---\ndescription: \"\"\n---\n",
+    );
     let (text, _) = server.text("find_context", json!({"scope": "."}));
+    assert!(
+        text.contains(
+            "- rule blank in `.` (read only when attached or mentioned): <context://./.github/instructions/blank.instructions.md>\n"
+        ),
+        "{text}"
+    );
     assert!(
         text.contains(
             "- rule release in `.` (read only when attached or mentioned): Tag, then publish. <context://./.github/instructions/release.instructions.md>"

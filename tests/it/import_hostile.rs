@@ -409,7 +409,7 @@ fn a_scope_key_of_the_wrong_type_is_named_and_the_file_is_not_adopted() {
         run.stderr(),
         "note: .cursor/rules/api.mdc: `globs` is `5`, not a glob or a list of globs; it is ignored, so check the imported item's scope\n\
          note: .cursor/rules/api.mdc: `alwaysApply` is `\"false\"`, not true or false; it is ignored, so check the imported item's scope\n\
-         note: .cursor/rules/api.mdc: so `generate` will not replace it unasked (it shows the diff); once the item's scope is right, delete .cursor/rules/api.mdc or run `generate --force`, which keeps a copy\n\
+         note: .cursor/rules/api.mdc: with a scope key ignored, `generate` will not replace it unasked (it shows the diff); once the item's scope is right, delete .cursor/rules/api.mdc or run `generate --force`, which keeps a copy\n\
          created 2 file(s), 0 already there; next: `ai-rulez generate --dry-run --diff` shows what the assistants' files become\n"
     );
     assert_eq!(
