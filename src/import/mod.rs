@@ -128,6 +128,21 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
     }
     found.notes.extend(tree.left_out.take());
     if found.drafts.is_empty() && found.mcp_servers.is_empty() {
+        // Files left out (a symlink, a name that prints as another) were there: the error
+        // names them, or it would read as if nothing had been found.
+        let left_out: String = found
+            .notes
+            .iter()
+            .filter(|note| note.contains(": left out, "))
+            .map(|note| format!("\n  {note}"))
+            .collect();
+        if !left_out.is_empty() {
+            return Err(Error::Usage(format!(
+                "found nothing to import from {} in {} but files it left out:{left_out}",
+                source.name(),
+                root.display(),
+            )));
+        }
         return Err(Error::Usage(format!(
             "found nothing to import from {} in {}; run the command in the folder that holds it ({})",
             source.name(),

@@ -117,9 +117,11 @@ pub(crate) fn left_beside_outputs(
     };
     left.into_iter()
         .filter_map(|path| {
+            // The assistant whose own folder holds the file: others may read that folder
+            // too (Crush reads `.cursor/rules`), but the file was written for this one.
             let readers: Vec<&crate::presets::PresetSpec> = specs
                 .iter()
-                .filter(|spec| spec_reads(spec, path))
+                .filter(|spec| owns(spec, path) && spec_reads(spec, path))
                 .collect();
             if readers.is_empty() {
                 return None;
@@ -144,14 +146,29 @@ pub(crate) fn left_beside_outputs(
             if carriers.is_empty() {
                 return None;
             }
-            let folder = path.split_once('/').map_or(path.as_str(), |(folder, _)| folder);
+            let labels: Vec<&str> = readers.iter().map(|spec| spec.label.as_str()).collect();
+            let labels = labels.join(" and ");
             Some(format!(
-                "{path}: `ai-rulez import` read this file into {}, and `generate` now writes its text into {}, which the assistant reading `{folder}/` reads too, so it reads the text twice; delete {path} once the generated files are right (ai-rulez never deletes a file it did not write)",
+                "{path}: its text is in {} now (it was imported), and `generate` writes it into {}, which {labels} also reads, so {labels} reads the text twice; delete {path} once the generated files are right (ai-rulez never deletes a file it did not write)",
                 sources.join(", "),
                 carriers.join(", ")
             ))
         })
         .collect()
+}
+
+/// Whether `path` lies in a folder the preset of `spec` writes its own rules, agents or
+/// commands into (`.cursor/rules/web/react.mdc` is Cursor's).
+fn owns(spec: &crate::presets::PresetSpec, path: &str) -> bool {
+    let folders = [
+        spec.rules.as_ref().map(|rules| rules.dir.as_str()),
+        spec.agents.as_ref().map(|agents| agents.dir.as_str()),
+        spec.commands.as_ref().map(|commands| commands.dir.as_str()),
+    ];
+    folders.into_iter().flatten().any(|folder| {
+        path.strip_prefix(folder)
+            .is_some_and(|rest| rest.starts_with('/'))
+    })
 }
 
 /// Whether the assistant of `spec` reads `path` by its `reads` list (an entry is the path or

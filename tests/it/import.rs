@@ -217,7 +217,7 @@ fn an_imported_file_left_beside_the_generated_one_is_named_until_it_is_deleted()
         "---\ndescription: React components\nglobs: \"*.tsx\"\nalwaysApply: false\n---\nFunction components only.\n",
     );
     project.run(&["import", "--from", "cursor"]).expect_code(0);
-    let warning = "warning: .cursor/rules/web/react.mdc: `ai-rulez import` read this file into .ai-rulez/rules/web-react.md, and `generate` now writes its text into .cursor/rules/web-react.mdc, which the assistant reading `.cursor/` reads too, so it reads the text twice; delete .cursor/rules/web/react.mdc once the generated files are right (ai-rulez never deletes a file it did not write)\n";
+    let warning = "warning: .cursor/rules/web/react.mdc: its text is in .ai-rulez/rules/web-react.md now (it was imported), and `generate` writes it into .cursor/rules/web-react.mdc, which Cursor also reads, so Cursor reads the text twice; delete .cursor/rules/web/react.mdc once the generated files are right (ai-rulez never deletes a file it did not write)\n";
     let run = project.run(&["generate"]);
     run.expect_code(0);
     assert!(
@@ -281,14 +281,23 @@ fn a_left_imported_file_is_named_only_when_its_assistant_reads_its_text_again() 
     assert_eq!(warned, 2, "{stderr}");
     assert!(
         run.stderr().contains(
-            "warning: .cursor/rules/web/react.mdc: `ai-rulez import` read this file into .ai-rulez/rules/web-react.md, and `generate` now writes its text into AGENTS.md, which the assistant reading `.cursor/` reads too, so it reads the text twice;"
+            "warning: .cursor/rules/web/react.mdc: its text is in .ai-rulez/rules/web-react.md now (it was imported), and `generate` writes it into AGENTS.md, which Cursor also reads, so Cursor reads the text twice;"
         ),
         "{}",
         run.stderr()
     );
+    // GEMINI.md is read by Crush, which also reads `.cursor/rules`, but the rule was
+    // Cursor's, and Cursor does not read GEMINI.md.
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"gemini\"]\n",
+    );
+    let gemini = project.run(&["generate"]);
+    gemini.expect_code(0);
+    assert!(!gemini.stderr().contains("twice"), "{}", gemini.stderr());
     assert!(
         run.stderr().contains(
-            "warning: .cursor/rules/web/tiny.mdc: `ai-rulez import` read this file into .ai-rulez/rules/web-tiny.md, and `generate` now writes its text into AGENTS.md, which"
+            "warning: .cursor/rules/web/tiny.mdc: its text is in .ai-rulez/rules/web-tiny.md now (it was imported), and `generate` writes it into AGENTS.md, which Cursor"
         ),
         "{}",
         run.stderr()

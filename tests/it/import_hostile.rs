@@ -419,3 +419,22 @@ fn a_scope_key_of_the_wrong_type_is_named_and_the_file_is_not_adopted() {
     // The file the import could not read faithfully is shown, not replaced.
     project.run(&["generate"]).expect_code(1);
 }
+
+#[test]
+fn an_import_that_left_out_every_file_names_them_instead_of_finding_nothing() {
+    let project = Project::empty();
+    project.write(
+        ".cursor/rules/a\u{3164}.mdc",
+        "---\nalwaysApply: true\n---\nHidden name.\n",
+    );
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(1);
+    assert!(
+        run.stderr().contains(
+            "but files it left out:\n  .cursor/rules/a\\u{3164}.mdc: left out, its name holds a hidden character"
+        ),
+        "{}",
+        run.stderr()
+    );
+    assert!(!project.exists(".ai-rulez"));
+}
