@@ -130,17 +130,18 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
     if found.drafts.is_empty() && found.mcp_servers.is_empty() {
         // Files left out (a symlink, a name that prints as another) were there: the error
         // names them, or it would read as if nothing had been found.
-        let left_out: String = found
+        let left_out: Vec<&str> = found
             .notes
             .iter()
             .filter(|note| note.contains(": left out, "))
-            .map(|note| format!("\n  {note}"))
+            .map(String::as_str)
             .collect();
         if !left_out.is_empty() {
             return Err(Error::Usage(format!(
-                "found nothing to import from {} in {} but files it left out:{left_out}",
+                "found nothing to import from {} in {} but files it left out:\n  {}",
                 source.name(),
                 root.display(),
+                left_out.join("\n  ")
             )));
         }
         return Err(Error::Usage(format!(

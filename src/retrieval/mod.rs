@@ -725,8 +725,7 @@ pub(crate) fn project_relative(root: &Path, path: &str) -> Option<String> {
     }
     // Inside the project a path is read as written, like a relative one: resolving it first
     // would follow a symlink in the project (`/repo/weblink` to `web`) that the relative form
-    // of the same path is refused for. Only a path that does not start with the root as given
-    // or as resolved (the project reached through a linked parent folder) is resolved.
+    // of the same path is refused for.
     let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     for base in [root, canonical_root.as_path()] {
         let inside = candidate
@@ -739,12 +738,17 @@ pub(crate) fn project_relative(root: &Path, path: &str) -> Option<String> {
             return inside;
         }
     }
-    let root = canonical_root;
-    let absolute = candidate
-        .canonicalize()
-        .unwrap_or_else(|_| candidate.as_std_path().to_path_buf());
+    // Otherwise the nearest folder along the path that resolves to the project root (a linked
+    // parent, `a/../repo`) is where the project starts; what follows it is read as written, so
+    // no link inside the project is followed here either, and a file not yet there still counts.
+    let written = candidate.as_std_path();
+    let start = written.ancestors().find(|ancestor| {
+        ancestor
+            .canonicalize()
+            .is_ok_and(|found| found == canonical_root)
+    })?;
     // A path that is not UTF-8 names no item of the project.
-    let relative = Utf8Path::from_path(absolute.strip_prefix(&root).ok()?)?;
+    let relative = Utf8Path::from_path(written.strip_prefix(start).ok()?)?;
     crate::confined_fs::normalise_relative(relative.as_str())
 }
 

@@ -192,6 +192,33 @@ fn a_scope_that_is_no_folder_is_named_for_what_it_is() {
         server.fails("find_context", json!({"scope": absolute.to_string_lossy()})),
         "scope `linked` is a symlink, which is never followed: instruction files behind it are not indexed; give the real folder"
     );
+    // Reached through a link outside the project, or a `..` that comes back to it, the path
+    // inside is still read as written.
+    let outside = tempfile::tempdir().expect("tempdir");
+    let alias = outside.path().join("repo");
+    std::os::unix::fs::symlink(project.path(), &alias).expect("symlink");
+    let folder_name = project
+        .path()
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    let around = project.path().join("..").join(&folder_name).join("linked");
+    for scope in [alias.join("linked"), around] {
+        assert_eq!(
+            server.fails("find_context", json!({"scope": scope.to_string_lossy()})),
+            "scope `linked` is a symlink, which is never followed: instruction files behind it are not indexed; give the real folder",
+            "{}",
+            scope.display()
+        );
+    }
+    let through_alias = server.ok(
+        "find_context",
+        json!({"path": alias.join("pkg/api/new.py").to_string_lossy()}),
+    );
+    let direct = server.ok("find_context", json!({"path": "pkg/api/new.py"}));
+    assert_eq!(names(&through_alias), names(&direct));
+    assert!(!names(&direct).is_empty());
     let behind = server.fails("find_context", json!({"scope": "linked/api"}));
     assert_eq!(
         behind,
