@@ -299,9 +299,15 @@ fn whole_file(tree: &Tree<'_>, path: &str, file_id: &str, found: &mut Found) -> 
     found
         .drafts
         .extend(sections::split(&document.body, file_id, path));
-    if found.drafts.len() > before {
+    if found.drafts.len() > before && crate::presets::is_output_path(path) {
         found.notes.push(format!(
             "{path}: its text becomes rules under .ai-rulez/rules/; after the import, while {path} stays as it is, the next `generate` replaces it with the generated file (edit the rules under .ai-rulez/rules/ from here on; a later hand edit of {path} is kept and generate asks first)"
+        ));
+    } else if found.drafts.len() > before {
+        // A legacy file (`.cursorrules`, `.windsurfrules`) is no file `generate` writes, so it
+        // stays, and its assistant keeps reading it beside the generated rules.
+        found.notes.push(format!(
+            "{path}: its text becomes rules under .ai-rulez/rules/; `generate` writes no {path}, and its assistant still reads it beside the generated files, so delete {path} once those are right"
         ));
     }
     Ok(())

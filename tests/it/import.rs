@@ -705,3 +705,21 @@ fn import_after_init_names_the_examples_init_left_unchanged() {
     run.expect_code(0);
     assert!(!run.stderr().contains("example item"), "{}", run.stderr());
 }
+
+#[test]
+fn a_legacy_rules_file_is_not_promised_a_replacement_generate_never_writes() {
+    let project = Project::empty();
+    project.write(".cursorrules", "Use tabs.\n");
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(0);
+    assert!(
+        run.stderr().contains(
+            "note: .cursorrules: its text becomes rules under .ai-rulez/rules/; `generate` writes no .cursorrules, and its assistant still reads it beside the generated files, so delete .cursorrules once those are right\n"
+        ),
+        "{}",
+        run.stderr()
+    );
+    assert!(!run.stderr().contains("replaces it"), "{}", run.stderr());
+    project.run(&["generate"]).expect_code(0);
+    assert_eq!(project.read(".cursorrules"), "Use tabs.\n");
+}
