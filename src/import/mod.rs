@@ -126,16 +126,10 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
         Source::AiRulezV2 => v2::read(&tree, &mut found)?,
         native => native::read(&tree, native, &mut found)?,
     }
-    found.notes.extend(tree.left_out.take());
+    let left_out = tree.left_out.take();
     if found.drafts.is_empty() && found.mcp_servers.is_empty() {
         // Files left out (a symlink, a name that prints as another) were there: the error
         // names them, or it would read as if nothing had been found.
-        let left_out: Vec<&str> = found
-            .notes
-            .iter()
-            .filter(|note| note.contains(": left out, "))
-            .map(String::as_str)
-            .collect();
         if !left_out.is_empty() {
             return Err(Error::Usage(format!(
                 "found nothing to import from {} in {} but files it left out:\n  {}",
@@ -151,6 +145,7 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
             native::looked_at(source)
         )));
     }
+    found.notes.extend(left_out);
     let Planned { files, config_edit } = plan_files(&root, &dir, &mut found)?;
     // Held from the existence check to the last create: a file another writer (a second
     // import, an MCP create tool) adds in between would otherwise stop the import half done.

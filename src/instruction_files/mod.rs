@@ -191,6 +191,13 @@ struct Placement {
 /// in a path is the scope of the files inside it.
 const TOOL_FOLDERS: [&str; 3] = [".claude", ".cursor", ".github"];
 
+/// The place of the last tool folder ([`TOOL_FOLDERS`]) among a path's `components`.
+fn last_tool_folder(components: &[&str]) -> Option<usize> {
+    components
+        .iter()
+        .rposition(|part| TOOL_FOLDERS.contains(part))
+}
+
 /// Recognises an instruction file from its project-relative path; `None` for anything else.
 fn placement(path: &str) -> Option<Placement> {
     let (folder, file) = path.rsplit_once('/').unwrap_or(("", path));
@@ -221,9 +228,7 @@ fn placement(path: &str) -> Option<Placement> {
     // Files inside a tool folder: find the folder's last `.claude`, `.cursor` or `.github`
     // component; what precedes it is the scope.
     let components: Vec<&str> = path.split('/').collect();
-    let marker = components
-        .iter()
-        .rposition(|part| TOOL_FOLDERS.contains(part))?;
+    let marker = last_tool_folder(&components)?;
     let scope = scope_of(&components[..marker].join("/"));
     let within_scope = components[marker..].join("/");
     let inside: Vec<&str> = components[marker + 1..].to_vec();
@@ -420,10 +425,7 @@ struct Walked {
 /// of those: a symlink there hides every instruction file behind it.
 fn is_tool_folder_path(path: &str) -> bool {
     let components: Vec<&str> = path.split('/').collect();
-    let Some(marker) = components
-        .iter()
-        .rposition(|part| TOOL_FOLDERS.contains(part))
-    else {
+    let Some(marker) = last_tool_folder(&components) else {
         return false;
     };
     match components.get(marker + 1) {
@@ -439,10 +441,7 @@ pub(crate) fn withheld_scope(path: &str) -> String {
         return placement.scope;
     }
     let components: Vec<&str> = path.split('/').collect();
-    let marker = components
-        .iter()
-        .rposition(|part| TOOL_FOLDERS.contains(part))
-        .unwrap_or(components.len().saturating_sub(1));
+    let marker = last_tool_folder(&components).unwrap_or(components.len().saturating_sub(1));
     if marker == 0 {
         ".".to_owned()
     } else {

@@ -111,6 +111,7 @@ pub(crate) fn find_context(
                 .to_owned(),
         );
     }
+    let asked_scope = request.scope.as_deref().map(folder_of_scope);
     let scope_rank = |file: &InstructionFile| -> Option<usize> {
         if let Some(path) = &request.path {
             // A rule its assistant reads when the description fits the task is no match for
@@ -121,9 +122,7 @@ pub(crate) fn find_context(
             return (file.applies_to(path) || requested_here)
                 .then(|| usize::MAX - super::depth(&file.scope));
         }
-        if let Some(scope) = &request.scope {
-            let scope = scope.trim_end_matches('/');
-            let scope = if scope.is_empty() { "." } else { scope };
+        if let Some(scope) = asked_scope {
             let inside = file.scope == scope
                 || (request.recursive && below_scope(scope, &file.scope).is_some());
             return inside.then(|| super::depth(&file.scope));
@@ -207,27 +206,40 @@ pub(crate) fn find_context(
         withheld: index
             .withheld
             .iter()
-            .filter(|(path, _)| withheld_is_asked_for(request, path))
+            .filter(|(path, _)| withheld_is_asked_for(request, asked_scope, path))
             .map(|(path, error)| format!("{path}: {error}"))
             .collect(),
         index_truncated: index.truncated,
     })
 }
 
+/// The scope folder a `scope` argument names: without trailing `/`, `.` for the root.
+fn folder_of_scope(scope: &str) -> &str {
+    match scope.trim_end_matches('/') {
+        "" => ".",
+        folder => folder,
+    }
+}
+
 /// Whether a withheld file (or linked tool folder) at `path` belongs in the reply to
-/// `request`: with a path, when its scope encloses that path (it might have applied, had it been
-/// served); with a scope, when it is in that scope (or below it, recursively); otherwise always.
-fn withheld_is_asked_for(request: &FindContextRequest, path: &str) -> bool {
+/// `request`, whose scope folder is `asked_scope`: with a path, when its scope encloses that
+/// path (it might have applied, had it been served); with a scope, when it is in that scope (or
+/// below it, recursively); otherwise always.
+fn withheld_is_asked_for(
+    request: &FindContextRequest,
+    asked_scope: Option<&str>,
+    path: &str,
+) -> bool {
     let scope = super::withheld_scope(path);
     if let Some(asked) = &request.path {
         return below_scope(&scope, asked).is_some();
     }
-    if let Some(asked) = &request.scope {
-        let asked = asked.trim_end_matches('/');
-        let asked = if asked.is_empty() { "." } else { asked };
-        return scope == asked || (request.recursive && below_scope(asked, &scope).is_some());
+    match asked_scope {
+        Some(asked) => {
+            scope == asked || (request.recursive && below_scope(asked, &scope).is_some())
+        }
+        None => true,
     }
-    true
 }
 
 /// Distinct task terms found in the file's name (counting 2) or in its scope, kind and

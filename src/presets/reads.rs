@@ -236,13 +236,19 @@ pub(crate) fn preset_reads(config: &Config, preset: &PresetSpec, home: &str) -> 
             .root
             .as_ref()
             .is_some_and(|root| root.import_agents_md);
-    (imports && home == "AGENTS.md")
-        || preset.reads.iter().any(|read| {
-            home == read
-                || home
-                    .strip_prefix(read.as_str())
-                    .is_some_and(|rest| rest.starts_with('/'))
-        })
+    (imports && home == "AGENTS.md") || reads_by_default(preset, home)
+}
+
+/// Whether one of the `reads` entries of `preset`'s spec is `path` (project-relative) or a
+/// folder above it: the files its assistant reads whatever the config says.
+#[must_use]
+pub(crate) fn reads_by_default(preset: &PresetSpec, path: &str) -> bool {
+    preset.reads.iter().any(|read| {
+        path == read
+            || path
+                .strip_prefix(read.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+    })
 }
 
 /// The notes naming items that still reach one assistant twice after [`place`]: for each

@@ -171,16 +171,11 @@ fn owns(spec: &crate::presets::PresetSpec, path: &str) -> bool {
     })
 }
 
-/// Whether the assistant of `spec` reads `path` by its `reads` list (an entry is the path or
-/// a folder above it), nested `AGENTS.md` files included when it reads those.
+/// Whether the assistant of `spec` reads `path` by its `reads` list, nested `AGENTS.md` files
+/// included when it reads those.
 fn spec_reads(spec: &crate::presets::PresetSpec, path: &str) -> bool {
     (spec.reads_nested_agents_md && path.ends_with("/AGENTS.md"))
-        || spec.reads.iter().any(|read| {
-            path == read
-                || path
-                    .strip_prefix(read.as_str())
-                    .is_some_and(|rest| rest.starts_with('/'))
-        })
+        || crate::presets::reads::reads_by_default(spec, path)
 }
 
 /// The most outputs [`left_beside_outputs`] names for one file; past it, `...` says there

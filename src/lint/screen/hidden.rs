@@ -17,31 +17,10 @@ pub(super) fn hidden_characters(text: &str, lines: &LineIndex<'_>, findings: &mu
             continue;
         }
         let characters: Vec<char> = line.chars().collect();
-        let mut hits: Vec<(usize, char)> = Vec::new();
-        let mut in_flag_tags = false;
-        for (column, &character) in characters.iter().enumerate() {
-            let previous = column
-                .checked_sub(1)
-                .and_then(|at| characters.get(at))
-                .copied();
-            let next = characters.get(column + 1).copied();
-            let at_text_start = index == 0 && column == 0;
-            let code = u32::from(character);
-            if (0xE0020..=0xE007F).contains(&code) {
-                in_flag_tags = in_flag_tags || previous == Some('\u{1F3F4}');
-                if !in_flag_tags {
-                    hits.push((column + 1, character));
-                }
-                if code == 0xE007F {
-                    in_flag_tags = false;
-                }
-                continue;
-            }
-            in_flag_tags = false;
-            if is_hidden(character, previous, next, at_text_start) {
-                hits.push((column + 1, character));
-            }
-        }
+        let hits: Vec<(usize, char)> = hidden_positions(&characters, index == 0)
+            .into_iter()
+            .map(|at| (at + 1, characters[at]))
+            .collect();
         if hits.is_empty() {
             continue;
         }
@@ -81,7 +60,26 @@ pub(super) fn hidden_characters(text: &str, lines: &LineIndex<'_>, findings: &mu
 /// joiner or a flag's tags stay). For names printed to a model or a terminal.
 pub(super) fn escape_unreadable(text: &str) -> String {
     let characters: Vec<char> = text.chars().collect();
+    let hidden = hidden_positions(&characters, true);
     let mut escaped = String::with_capacity(text.len());
+    for (at, &character) in characters.iter().enumerate() {
+        if !breaks_lines(character) && hidden.binary_search(&at).is_err() {
+            escaped.push(character);
+        } else if character.is_ascii() {
+            escaped.extend(character.escape_debug());
+        } else {
+            escaped.push_str(&format!("\\u{{{:x}}}", u32::from(character)));
+        }
+    }
+    escaped
+}
+
+/// The places (0-based, ascending) of the hidden characters in `characters`, one line of text
+/// (the first of its text when `first_line`, where a leading byte-order mark is ordinary): what
+/// AR002 reports, judged with their neighbours so that emoji joiners, script joiners, variation
+/// selectors and the tags of a subdivision flag are kept.
+fn hidden_positions(characters: &[char], first_line: bool) -> Vec<usize> {
+    let mut found = Vec::new();
     let mut in_flag_tags = false;
     for (at, &character) in characters.iter().enumerate() {
         let previous = at
@@ -90,26 +88,22 @@ pub(super) fn escape_unreadable(text: &str) -> String {
             .copied();
         let next = characters.get(at + 1).copied();
         let code = u32::from(character);
-        let unreadable = if (0xE0020..=0xE007F).contains(&code) {
+        if (0xE0020..=0xE007F).contains(&code) {
             in_flag_tags = in_flag_tags || previous == Some('\u{1F3F4}');
-            let hidden = !in_flag_tags;
+            if !in_flag_tags {
+                found.push(at);
+            }
             if code == 0xE007F {
                 in_flag_tags = false;
             }
-            hidden
-        } else {
-            in_flag_tags = false;
-            breaks_lines(character) || is_hidden(character, previous, next, at == 0)
-        };
-        if !unreadable {
-            escaped.push(character);
-        } else if character.is_ascii() {
-            escaped.extend(character.escape_debug());
-        } else {
-            escaped.push_str(&format!("\\u{{{code:x}}}"));
+            continue;
+        }
+        in_flag_tags = false;
+        if is_hidden(character, previous, next, first_line && at == 0) {
+            found.push(at);
         }
     }
-    escaped
+    found
 }
 
 /// Whether `character` ends a line for some reader: a control character (newline, NUL,
