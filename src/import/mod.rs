@@ -222,7 +222,8 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
             .filter(|(path, _)| {
                 origins.contains(path.as_str())
                     && !found.lossy.contains(path)
-                    && crate::presets::is_output_path(path)
+                    && (crate::presets::is_output_path(path)
+                        || crate::presets::is_nested_rules_path(path))
             })
             .collect();
         crate::write::adoption::record(&dir, ".ai-rulez", adopted)?;

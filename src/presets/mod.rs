@@ -237,6 +237,10 @@ pub(crate) struct PresetSpec {
     /// so a folder-scoped rule may live in `<folder>/AGENTS.md` (`nested_agents_md = true`).
     #[serde(default)]
     pub reads_nested_agents_md: bool,
+    /// The assistant also reads its rules folder inside sub-folders (`packages/web/.cursor/rules/`
+    /// for the files below `packages/web/`), as Cursor does (`reads_nested_rules = true`).
+    #[serde(default)]
+    pub reads_nested_rules: bool,
 }
 
 /// What a root file contains.
@@ -408,6 +412,32 @@ pub fn reads_nested_agents_md(name: &str) -> Option<bool> {
         .map(|spec| spec.reads_nested_agents_md)
 }
 
+/// Whether `path` (project-relative, `/`-separated) is a file inside the rules folder of `spec`
+/// nested in a sub-folder (`packages/web/.cursor/rules/react.mdc`, not `.cursor/rules/a.mdc`),
+/// and the assistant reads such folders (its spec's `reads_nested_rules`).
+#[must_use]
+pub(crate) fn is_in_nested_rules_folder(spec: &PresetSpec, path: &str) -> bool {
+    let Some(rules) = spec.rules.as_ref().filter(|_| spec.reads_nested_rules) else {
+        return false;
+    };
+    let marker = format!("/{}/", rules.dir);
+    path.find(&marker)
+        .is_some_and(|start| start > 0 && path.len() > start + marker.len())
+}
+
+/// Whether `path` lies in a nested rules folder some built-in preset's assistant reads (see
+/// [`is_in_nested_rules_folder`]). `import` records such files it read, so `generate` can name
+/// them when their text reaches the assistant a second time.
+#[must_use]
+pub(crate) fn is_nested_rules_path(path: &str) -> bool {
+    is_plain_relative(path)
+        && PARSED_SPECS.as_ref().is_ok_and(|specs| {
+            specs
+                .iter()
+                .any(|spec| is_in_nested_rules_folder(spec, path))
+        })
+}
+
 /// Picks the specs named by `names` (config order). Unknown names are skipped with a warning.
 ///
 /// Errors: as [`builtin_specs`].
@@ -516,6 +546,26 @@ pub(crate) fn is_plain_relative(path: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn nested_rules_folders_are_only_sub_folders_an_assistant_reads() {
+        for path in [
+            "packages/web/.cursor/rules/react.mdc",
+            "a/.cursor/rules/sub/x.md",
+        ] {
+            assert!(super::is_nested_rules_path(path), "{path}");
+        }
+        for path in [
+            ".cursor/rules/react.mdc",
+            "packages/web/.cursor/rules/",
+            "packages/web/.cursor/rulesx/a.mdc",
+            "packages/web/.claude/rules/a.md",
+            "../web/.cursor/rules/a.mdc",
+            "/abs/.cursor/rules/a.mdc",
+        ] {
+            assert!(!super::is_nested_rules_path(path), "{path}");
+        }
+    }
+
     #[test]
     fn output_paths_are_only_what_presets_write() {
         for path in [

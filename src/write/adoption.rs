@@ -88,7 +88,8 @@ pub(crate) fn record(
 /// disk at a path this plan does not write, whose text an item of `.ai-rulez/` still holds
 /// (its body, trimmed, equal to the file's), and which this plan writes into a file the same
 /// assistant also reads (its own folder, or a root file such as `AGENTS.md`, by the `reads`
-/// lists of `templates/presets/`). That assistant then reads the text twice, and nothing else
+/// lists of `templates/presets/`). The file may also lie in the assistant's rules folder
+/// nested in a sub-folder (`packages/web/.cursor/rules/`) when the assistant reads those. That assistant then reads the text twice, and nothing else
 /// would say so. ai-rulez never deletes the file (it did not write it), so the warning names it
 /// for the user to delete, with the generated files that carry the text (at most
 /// [`NAMED_OUTPUTS`]; the assistant's own folder first, then by path) so the two can be
@@ -158,8 +159,12 @@ pub(crate) fn left_beside_outputs(
 }
 
 /// Whether `path` lies in a folder the preset of `spec` writes its own rules, agents or
-/// commands into (`.cursor/rules/web/react.mdc` is Cursor's).
+/// commands into (`.cursor/rules/web/react.mdc` is Cursor's), or in its rules folder nested in
+/// a sub-folder when the assistant reads those (`packages/web/.cursor/rules/react.mdc`).
 fn owns(spec: &crate::presets::PresetSpec, path: &str) -> bool {
+    if crate::presets::is_in_nested_rules_folder(spec, path) {
+        return true;
+    }
     let folders = [
         spec.rules.as_ref().map(|rules| rules.dir.as_str()),
         spec.agents.as_ref().map(|agents| agents.dir.as_str()),
@@ -172,9 +177,10 @@ fn owns(spec: &crate::presets::PresetSpec, path: &str) -> bool {
 }
 
 /// Whether the assistant of `spec` reads `path` by its `reads` list, nested `AGENTS.md` files
-/// included when it reads those.
+/// and nested rules folders included when it reads those.
 fn spec_reads(spec: &crate::presets::PresetSpec, path: &str) -> bool {
     (spec.reads_nested_agents_md && path.ends_with("/AGENTS.md"))
+        || crate::presets::is_in_nested_rules_folder(spec, path)
         || crate::presets::reads::reads_by_default(spec, path)
 }
 

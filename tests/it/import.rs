@@ -677,6 +677,31 @@ fn nested_cursor_rules_are_imported_scoped_to_their_folder() {
          == .ai-rulez/rules/style.md ==\n---\ndescription: Root style\n---\n\nUse tabs.\n"
     );
     project.run(&["validate"]).expect_code(0);
+    // Cursor reads the nested folders too, so once `generate` writes their rules to the root
+    // folder, each nested file still there is read a second time and is named (the manual
+    // rule too: asked for by name, Cursor finds it in both folders).
+    let generate = project.run(&["generate"]);
+    generate.expect_code(0);
+    let stderr = generate.stderr();
+    let twice: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("reads the text twice"))
+        .collect();
+    assert_eq!(
+        twice,
+        [
+            "warning: packages/api/.cursor/rules/errors.mdc: its text is in .ai-rulez/rules/packages-api-errors.md now (it was imported), and `generate` writes it into .cursor/rules/packages-api-errors.mdc, which Cursor also reads, so Cursor reads the text twice; delete packages/api/.cursor/rules/errors.mdc once the generated files are right (ai-rulez never deletes a file it did not write)",
+            "warning: packages/api/.cursor/rules/manual.mdc: its text is in .ai-rulez/rules/packages-api-manual.md now (it was imported), and `generate` writes it into .cursor/rules/packages-api-manual.mdc, which Cursor also reads, so Cursor reads the text twice; delete packages/api/.cursor/rules/manual.mdc once the generated files are right (ai-rulez never deletes a file it did not write)",
+            "warning: packages/web/.cursor/rules/react.mdc: its text is in .ai-rulez/rules/packages-web-react.md now (it was imported), and `generate` writes it into .cursor/rules/packages-web-react.mdc, which Cursor also reads, so Cursor reads the text twice; delete packages/web/.cursor/rules/react.mdc once the generated files are right (ai-rulez never deletes a file it did not write)",
+            "warning: packages/web/.cursor/rules/sub/always.mdc: its text is in .ai-rulez/rules/packages-web-sub-always.md now (it was imported), and `generate` writes it into .cursor/rules/packages-web-sub-always.mdc, which Cursor also reads, so Cursor reads the text twice; delete packages/web/.cursor/rules/sub/always.mdc once the generated files are right (ai-rulez never deletes a file it did not write)",
+        ],
+        "{stderr}"
+    );
+    // The nested files were never written by ai-rulez: they stay as they were.
+    assert_eq!(
+        project.read("packages/web/.cursor/rules/react.mdc"),
+        "---\ndescription: React components\nglobs: src/**/*.tsx, ./lib/*.ts\n---\nUse function components.\n"
+    );
 }
 
 #[test]
