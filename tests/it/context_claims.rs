@@ -317,3 +317,44 @@ fn a_symlinked_tool_folder_is_named_and_withheld_files_are_named_where_asked() {
     }
     server.finish();
 }
+
+/// A path behind a symlinked folder, or inside a folder the index never walks, gets the files
+/// of the folders above it and the folder that hid the rest, so the answer does not read as
+/// "nothing else applies there".
+#[test]
+fn a_path_behind_a_link_or_in_an_unwalked_folder_names_that_folder() {
+    let project = monorepo();
+    // `alias` points at a real folder of the project: its AGENTS.md is served for `pkg/api`
+    // paths, never for paths spelled through the link.
+    std::os::unix::fs::symlink("pkg/api", project.path().join("alias")).expect("symlink");
+    project.write("node_modules/left-pad/AGENTS.md", "Vendored.\n");
+    let mut server = start(&project);
+    let through_link = server.ok("find_context", json!({"path": "alias/handlers/get.py"}));
+    assert_eq!(names(&through_link), ["instruction . AGENTS.md"]);
+    assert_eq!(
+        through_link["withheld"],
+        json!([
+            "alias: a symlink on the way to the path, never followed, so no instruction file behind it is served; the files of the folders above it still apply"
+        ])
+    );
+    let unwalked = "a folder the index never walks (version control, dependencies, build output, ai-rulez's own items), so no instruction file inside it is served; the files of the folders above it still apply";
+    for (path, folder) in [
+        ("node_modules/left-pad/index.js", "node_modules"),
+        (".git/config", ".git"),
+        ("web/node_modules/x/y.js", "web/node_modules"),
+    ] {
+        let reply = server.ok("find_context", json!({"path": path}));
+        assert_eq!(
+            reply["withheld"],
+            json!([format!("{folder}: {unwalked}")]),
+            "{path}"
+        );
+    }
+    // The real folder, a file not written yet and a folder merely named like a skipped one
+    // are answered without a note.
+    for path in ["pkg/api/handlers/get.py", "pkg/new/x.py", "node_modules_extra/x.js"] {
+        let reply = server.ok("find_context", json!({"path": path}));
+        assert_eq!(reply["withheld"], json!(null), "{path}");
+    }
+    server.finish();
+}

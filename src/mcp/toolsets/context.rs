@@ -51,7 +51,13 @@ fn find_context() -> ToolSpec {
                     kind: args.kind.map(Into::into),
                     limit: args.limit.map_or(instruction_files::DEFAULT_LIMIT, |limit| limit as usize),
                 };
-                let reply = instruction_files::find_context(index, &request).map_err(ToolError)?;
+                let mut reply = instruction_files::find_context(index, &request).map_err(ToolError)?;
+                // A path behind a symlink or inside a folder the index never walks gets only the
+                // files of the folders above it, which would read as "nothing else applies".
+                if let Some(note) = request.path.as_deref().and_then(|path| unindexed_folder_on_the_way(dir, path)) {
+                    reply.withheld.push(note);
+                    reply.withheld.sort();
+                }
                 // An empty answer for a scope that is no folder would read as "this folder has
                 // no instruction files"; say what the scope really names instead.
                 if let Some(scope) = request.scope.as_deref().filter(|_| reply.total == 0) {
@@ -127,6 +133,35 @@ fn project_scope(root: &std::path::Path, scope: &str) -> Result<String, ToolErro
     } else {
         relative
     })
+}
+
+/// The first folder on the way to the project-relative file `path` whose instruction files the
+/// index never holds: a symlink (never followed) or a folder it never walks (`.git`,
+/// `node_modules`, ...). Output: `folder: why`, as `find_context` lists what it withholds;
+/// `None` when every folder on the way is walked, or a folder on the way is missing (a file
+/// not yet written). Never fails: a folder that cannot be looked at is left unnamed.
+fn unindexed_folder_on_the_way(dir: &crate::confined_fs::ProjectDir, path: &str) -> Option<String> {
+    use crate::confined_fs::EntryKind;
+    let folders: Vec<&str> = path.split('/').collect();
+    for end in 1..folders.len() {
+        let folder = folders[..end].join("/");
+        let shown = crate::lint::screen::escape_unreadable(&folder);
+        if crate::instruction_files::SKIPPED_FOLDERS.contains(&folders[end - 1]) {
+            return Some(format!(
+                "{shown}: a folder the index never walks (version control, dependencies, build output, ai-rulez's own items), so no instruction file inside it is served; the files of the folders above it still apply"
+            ));
+        }
+        match dir.info(&folder).ok()??.kind {
+            EntryKind::Folder => {}
+            EntryKind::Symlink => {
+                return Some(format!(
+                    "{shown}: a symlink on the way to the path, never followed, so no instruction file behind it is served; the files of the folders above it still apply"
+                ));
+            }
+            EntryKind::File | EntryKind::Other => return None,
+        }
+    }
+    None
 }
 
 /// Checks that the project-relative `scope` is a folder of the project, without following a
