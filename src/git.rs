@@ -61,13 +61,12 @@ pub(crate) fn ignored_among(project_root: &Path, relative: &[&str]) -> Result<BT
 
 /// The files git lists among a project's files: `walked` (project-relative paths found by a walk
 /// that read only the project's own ignore files) less those git ignores and does not track,
-/// plus every tracked regular file of the project for which `wanted` holds, which a walk that
-/// skips ignored folders misses when the file was added with `git add --force`. Git's verdict
+/// plus every tracked regular file or symlink of the project for which `wanted` holds, which a
+/// walk that skips ignored folders misses when it was added with `git add --force`. Git's verdict
 /// takes in what a walk of the project alone cannot see: `.gitignore` files of the folders
 /// above the project, `.git/info/exclude` and `core.excludesFile`. Output: sorted, without
 /// duplicates. Outside a git repository, or when the project is not in its work tree, `walked`
-/// is returned sorted as it is. Symlinks and submodules in the index are not files and are
-/// left out.
+/// is returned sorted as it is. Submodules in the index are not files and are left out.
 ///
 /// Errors: [`Error::Usage`] when the repository exists but its index or ignore rules cannot be
 /// read.
@@ -97,15 +96,17 @@ pub(crate) fn listed_among(
         .map_err(|error| failure(&error))?;
     let mut listed = BTreeSet::new();
     for entry in index.entries() {
-        let is_file = matches!(
+        let is_file_or_link = matches!(
             entry.mode,
-            gix::index::entry::Mode::FILE | gix::index::entry::Mode::FILE_EXECUTABLE
+            gix::index::entry::Mode::FILE
+                | gix::index::entry::Mode::FILE_EXECUTABLE
+                | gix::index::entry::Mode::SYMLINK
         );
         let Ok(path) = std::str::from_utf8(entry.path(&index)) else {
             continue;
         };
         if let Some(relative) = path.strip_prefix(prefix.as_str())
-            && is_file
+            && is_file_or_link
             && wanted(relative)
         {
             listed.insert(relative.to_owned());

@@ -512,12 +512,25 @@ fn walk(root: &Path, config_dir_relative: &str) -> Walked {
     // `core.excludesFile`, and lists a tracked file even inside an ignored folder. When the
     // repository cannot be read, the walk's answer stands.
     let wanted = |path: &str| {
-        placement(path).is_some()
+        (placement(path).is_some() || is_tool_folder_path(path))
             && !path.split('/').any(|part| SKIPPED_FOLDERS.contains(&part))
             && !(skip_config_dir && below_scope(config_dir_relative, path).is_some())
     };
     let listed = crate::git::listed_among(root, walked.clone(), wanted).unwrap_or(walked);
     linked_tool_folders.retain(|link| listed.binary_search(link).is_ok());
+    // A link git tracks inside an ignored folder (`git add --force web/.cursor`) is listed by
+    // git but was never seen by the walk. It is looked at without following any link.
+    let dir = crate::confined_fs::ProjectDir::open(root).ok();
+    for path in &listed {
+        let tracked_link = placement(path).is_none()
+            && !linked_tool_folders.contains(path)
+            && dir.as_ref().is_some_and(|dir| {
+                matches!(dir.info(path), Ok(Some(info)) if info.kind == crate::confined_fs::EntryKind::Symlink)
+            });
+        if tracked_link {
+            linked_tool_folders.push(path.clone());
+        }
+    }
     linked_tool_folders.sort();
     let mut found: Vec<(String, Placement)> = listed
         .into_iter()

@@ -352,9 +352,82 @@ fn a_path_behind_a_link_or_in_an_unwalked_folder_names_that_folder() {
     }
     // The real folder, a file not written yet and a folder merely named like a skipped one
     // are answered without a note.
-    for path in ["pkg/api/handlers/get.py", "pkg/new/x.py", "node_modules_extra/x.js"] {
+    for path in [
+        "pkg/api/handlers/get.py",
+        "pkg/new/x.py",
+        "node_modules_extra/x.js",
+    ] {
         let reply = server.ok("find_context", json!({"path": path}));
         assert_eq!(reply["withheld"], json!(null), "{path}");
     }
+    server.finish();
+}
+
+/// A symlink git tracks inside an ignored folder (`git add --force`) is the project's: a linked
+/// tool folder or instruction file there is named like one the walk finds, and an ignored link
+/// git does not track is not.
+#[test]
+fn a_tracked_link_in_an_ignored_folder_is_named_like_any_other() {
+    let project = monorepo();
+    crate::edit_hints::git_ok(&project, &["init", "-q"]);
+    project.write(
+        "shared/cursor/rules/ts.mdc",
+        "---\nglobs: \"*.ts\"\n---\nStrict.\n",
+    );
+    project.write("shared/AGENTS.md", "# Shared\n");
+    fs_err::create_dir_all(project.path().join("ignored/tracked")).expect("folder");
+    fs_err::create_dir_all(project.path().join("ignored/untracked")).expect("folder");
+    std::os::unix::fs::symlink(
+        "../../shared/cursor",
+        project.path().join("ignored/tracked/.cursor"),
+    )
+    .expect("symlink");
+    std::os::unix::fs::symlink(
+        "../../shared/AGENTS.md",
+        project.path().join("ignored/tracked/AGENTS.md"),
+    )
+    .expect("symlink");
+    std::os::unix::fs::symlink(
+        "../../shared/cursor",
+        project.path().join("ignored/untracked/.cursor"),
+    )
+    .expect("symlink");
+    crate::edit_hints::git_ok(
+        &project,
+        &[
+            "add",
+            "--force",
+            "ignored/tracked/.cursor",
+            "ignored/tracked/AGENTS.md",
+        ],
+    );
+    let mut server = start(&project);
+    let reply = server.ok(
+        "find_context",
+        json!({"scope": "ignored", "recursive": true}),
+    );
+    let withheld: Vec<String> = reply["withheld"]
+        .as_array()
+        .expect("withheld")
+        .iter()
+        .map(|entry| {
+            entry
+                .as_str()
+                .expect("text")
+                .split(": ")
+                .next()
+                .expect("path")
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        withheld,
+        ["ignored/tracked/.cursor", "ignored/tracked/AGENTS.md"],
+        "{reply}"
+    );
+    assert_eq!(
+        reply["withheld"][0],
+        "ignored/tracked/.cursor: a symlink where a tool folder belongs, never followed, so no instruction file behind it is served; make it a real folder to serve them"
+    );
     server.finish();
 }
