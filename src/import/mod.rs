@@ -15,7 +15,7 @@ pub(crate) mod sections;
 mod tree;
 mod v2;
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::confined_fs::ProjectDir;
@@ -146,7 +146,11 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
         )));
     }
     found.notes.extend(left_out);
-    let Planned { files, config_edit } = plan_files(&root, &dir, &mut found)?;
+    let Planned {
+        files,
+        config_edit,
+        mut items_by_origin,
+    } = plan_files(&root, &dir, &mut found)?;
     // Held from the existence check to the last create: a file another writer (a second
     // import, an MCP create tool) adds in between would otherwise stop the import half done.
     let _lock = if dry_run { None } else { Some(dir.lock()?) };
@@ -189,10 +193,17 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
             ));
         }
     }
-    if !clashes.is_empty() {
+    if let Some((first, others)) = clashes.split_first() {
+        let also = if others.is_empty() {
+            String::new()
+        } else {
+            format!(" (and so do {})", others.join(", "))
+        };
         return Err(Error::refused(
-            clashes.join("\n"),
-            "already exists with other content; import never overwrites .ai-rulez/ files, so nothing was written. Move or rename those files (or remove the items you imported before), then run the import again",
+            first,
+            format!(
+                "already exists with other content{also}; import never overwrites .ai-rulez/ files, so nothing was written. Move or rename those files (or remove the items you imported before), then run the import again"
+            ),
         ));
     }
     if !dry_run {
@@ -215,7 +226,7 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
             .iter()
             .map(|draft| draft.origin.as_str())
             .collect();
-        let adopted = tree
+        let files: BTreeMap<String, String> = tree
             .read_files
             .take()
             .into_iter()
@@ -226,7 +237,12 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
                         || crate::presets::is_nested_rules_path(path))
             })
             .collect();
-        crate::write::adoption::record(&dir, ".ai-rulez", adopted)?;
+        items_by_origin.retain(|origin, _| files.contains_key(origin));
+        let imported = crate::write::adoption::Record {
+            files,
+            items: items_by_origin,
+        };
+        crate::write::adoption::record(&dir, ".ai-rulez", imported)?;
         // Last: items created and the config not yet updated is what importing again completes.
         if let Some((_, text)) = &config_edit {
             dir.write(config_path, text.as_bytes(), 0o644)?;
@@ -388,9 +404,14 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Planne
     // Rendering, screening and checking each item is independent work: spread over the cores,
     // results in input order.
     let rendered = crate::parallel::map_in_order(&found.drafts, render_checked);
+    let mut items_by_origin: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (draft, result) in found.drafts.iter().zip(rendered) {
         let (path, text, notes) = result?;
         found.notes.extend(notes);
+        items_by_origin
+            .entry(draft.origin.clone())
+            .or_default()
+            .push(path.clone());
         files.push((path, text.into_bytes()));
         let folder = draft.kind.folder();
         for (relative, bytes) in &draft.resources {
@@ -400,14 +421,20 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Planne
             ));
         }
     }
-    Ok(Planned { files, config_edit })
+    Ok(Planned {
+        files,
+        config_edit,
+        items_by_origin,
+    })
 }
 
-/// What an import writes: the files to create, and the edit of an existing `config.toml` (the
-/// bytes it was planned from, and its new text).
+/// What an import writes: the files to create, the edit of an existing `config.toml` (the
+/// bytes it was planned from, and its new text), and the item files made from each file read
+/// (project-relative origin → item source paths, in draft order).
 struct Planned {
     files: Vec<(String, Vec<u8>)>,
     config_edit: Option<(Vec<u8>, String)>,
+    items_by_origin: BTreeMap<String, Vec<String>>,
 }
 
 /// Screens the MCP servers of `servers` that `chosen` accepts (by name) as `scan` does, adding

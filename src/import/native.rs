@@ -148,8 +148,10 @@ fn cursor_rule(tree: &Tree<'_>, path: &str, scope: Option<&str>, found: &mut Fou
                     })
                     .collect()
             };
+            // The id is not named here: it may still change to stay unique, which a note of
+            // its own then says.
             found.notes.push(format!(
-                "{path}: a nested Cursor rule; imported as `{id}`, applying to {} only (generate writes it to .cursor/rules/, so delete the nested file then)",
+                "{path}: a nested Cursor rule, imported to apply to {} only (generate writes it to .cursor/rules/, so delete the nested file then)",
                 rebased.join(", ")
             ));
             Scope::from_globs(description, rebased)

@@ -5,8 +5,10 @@
 //! matches its digest and is refused as before, with its diff.
 //!
 //! Format (version 1, sorted keys, 2-space JSON, trailing newline):
-//! `{"version": 1, "files": {path: "sha256:.."}}`, each digest taken as the manifest takes it
-//! ([`crate::hash::content_digest`]: line ends normalised).
+//! `{"version": 1, "files": {path: "sha256:.."}, "items": {path: [item source path, ..]}}`, each
+//! digest taken as the manifest takes it ([`crate::hash::content_digest`]: line ends
+//! normalised); `items` names the items each file became, and is absent in records written
+//! before it existed.
 //!
 //! The record only ever grants the writer leave to replace a file at a path it generates; it is
 //! never a reason to read or delete anything, so a damaged or hand-edited record is safe to
@@ -29,6 +31,20 @@ const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 struct Stored {
     version: u32,
     files: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    items: BTreeMap<String, Vec<String>>,
+}
+
+/// What the record holds.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Record {
+    /// Project-relative path of each file the import read → `sha256:<hex>` digest of the bytes
+    /// it read.
+    pub files: BTreeMap<String, String>,
+    /// Project-relative path of each file the import read → the project-relative source paths
+    /// of the items made from it (`.ai-rulez/rules/web-react.md`), in creation order. Files
+    /// recorded by an older import have no entry.
+    pub items: BTreeMap<String, Vec<String>>,
 }
 
 /// Where the record of a project whose manifest is `manifest_path` lives: in the machine-local
@@ -41,43 +57,48 @@ pub(crate) fn path_for(manifest_path: &str) -> Option<String> {
         .map(|folder| format!("{folder}/local/{FILE_NAME}"))
 }
 
-/// The recorded files: project-relative path → `sha256:<hex>` digest of the bytes the import
-/// read. Empty when there is no record, or when it cannot be read or parsed (see the module
-/// documentation: ignoring it is always safe).
+/// The record at `record_path`. Empty when there is none, or when it cannot be read or parsed
+/// (see the module documentation: ignoring it is always safe).
 #[must_use]
-pub(crate) fn read(dir: &ProjectDir, record_path: &str) -> BTreeMap<String, String> {
+pub(crate) fn read(dir: &ProjectDir, record_path: &str) -> Record {
     let Ok(Some((bytes, _))) = dir.read(record_path, MAX_RECORD_BYTES) else {
-        return BTreeMap::new();
+        return Record::default();
     };
     serde_json::from_slice::<Stored>(&bytes)
         .ok()
         .filter(|stored| stored.version == 1)
-        .map(|stored| stored.files)
+        .map(|stored| Record {
+            files: stored.files,
+            items: stored.items,
+        })
         .unwrap_or_default()
 }
 
-/// Adds `files` (path → digest, as [`read`] returns them) to the record of the config folder
-/// `config_folder` (e.g. `.ai-rulez`), keeping the entries already there for other paths, and
-/// makes sure the machine-local folder keeps itself out of git. The record is replaced whole
-/// (temporary file and rename), so a crash leaves the old record or the new one.
+/// Adds `imported` (as [`read`] returns it) to the record of the config folder
+/// `config_folder` (e.g. `.ai-rulez`), replacing the entries already there for the same
+/// paths and keeping the others, and makes sure the machine-local folder keeps itself out of
+/// git. The record is replaced whole (temporary file and rename), so a crash leaves the old
+/// record or the new one.
 ///
 /// Errors: [`crate::error::Error::Refused`] for a symlink on the way; I/O errors.
-pub(crate) fn record(
-    dir: &ProjectDir,
-    config_folder: &str,
-    files: BTreeMap<String, String>,
-) -> Result<()> {
-    if files.is_empty() {
+pub(crate) fn record(dir: &ProjectDir, config_folder: &str, imported: Record) -> Result<()> {
+    if imported.files.is_empty() {
         return Ok(());
     }
     let local_folder = format!("{config_folder}/local");
     crate::local_state::keep_folder_out_of_git(dir, &local_folder)?;
     let record_path = format!("{local_folder}/{FILE_NAME}");
     let mut recorded = read(dir, &record_path);
-    recorded.extend(files);
+    for path in imported.files.keys() {
+        // A file imported again became the items of this import, not those of the last one.
+        recorded.items.remove(path);
+    }
+    recorded.files.extend(imported.files);
+    recorded.items.extend(imported.items);
     let stored = Stored {
         version: 1,
-        files: recorded,
+        files: recorded.files,
+        items: recorded.items,
     };
     let mut text = serde_json::to_string_pretty(&stored).map_err(std::io::Error::other)?;
     text.push('\n');
@@ -85,30 +106,36 @@ pub(crate) fn record(
 }
 
 /// Warnings for imported files that stay beside what replaced them: a recorded file still on
-/// disk at a path this plan does not write, whose text an item of `.ai-rulez/` still holds
-/// (its body, trimmed, equal to the file's), and which this plan writes into a file the same
-/// assistant also reads (its own folder, or a root file such as `AGENTS.md`, by the `reads`
-/// lists of `templates/presets/`). The file may also lie in the assistant's rules folder
-/// nested in a sub-folder (`packages/web/.cursor/rules/`) when the assistant reads those. That assistant then reads the text twice, and nothing else
-/// would say so. ai-rulez never deletes the file (it did not write it), so the warning names it
-/// for the user to delete, with the generated files that carry the text (at most
-/// [`NAMED_OUTPUTS`]; the assistant's own folder first, then by path) so the two can be
-/// compared first. A file with an empty body, whose item is gone or edited since, or whose
-/// text reaches no file its assistant reads, gets no warning: it is not read twice.
+/// disk at a path this plan does not write, in the folder of an assistant (its own rules,
+/// agents or commands folder, or its rules folder nested in a sub-folder when it reads those),
+/// whose items this plan writes into a file that assistant also reads (its own folder, or a
+/// root file such as `AGENTS.md`, by the `reads` lists of `templates/presets/`). That
+/// assistant then reads the text twice, and nothing else would say so. ai-rulez never deletes
+/// the file (it did not write it), so the warning names it for the user to delete, with the
+/// generated files that carry the text (at most [`NAMED_OUTPUTS`]; the assistant's own folder
+/// first, then by path) so the two can be compared first.
 ///
-/// Input: the recorded files (as [`read`] returns them), the planned outputs by path, and the
-/// project's items. Output: one sentence per such file, in path order. Never fails: a file that
-/// cannot be looked at is left unnamed.
+/// Which items: those the record names for the file, while they exist. A file still holding
+/// the bytes the import read is named while one of them still holds its body (trimmed, equal);
+/// a file edited since is named while one of them exists, since its change is in neither copy
+/// the assistant reads twice. A file with an empty body, whose items are gone, or (unchanged)
+/// whose items were edited, gets no warning. For a file an older import recorded without its
+/// items, the items holding its body stand for them.
+///
+/// Input: the record (as [`read`] returns it), the planned outputs by path, and the project's
+/// items. Output: one sentence per such file, in path order. Never fails: a file that cannot be
+/// looked at is left unnamed.
 #[must_use]
 pub(crate) fn left_beside_outputs(
     dir: &ProjectDir,
-    adopted: &BTreeMap<String, String>,
+    imported: &Record,
     outputs: &BTreeMap<String, crate::plan::Output>,
     items: &[crate::content::Item],
 ) -> Vec<String> {
-    let left: Vec<&String> = adopted
-        .keys()
-        .filter(|path| !outputs.contains_key(*path))
+    let left: Vec<(&String, &String)> = imported
+        .files
+        .iter()
+        .filter(|(path, _)| !outputs.contains_key(*path))
         .collect();
     if left.is_empty() {
         return Vec::new();
@@ -117,7 +144,7 @@ pub(crate) fn left_beside_outputs(
         return Vec::new();
     };
     left.into_iter()
-        .filter_map(|path| {
+        .filter_map(|(path, digest)| {
             // The assistant whose own folder holds the file: others may read that folder
             // too (Crush reads `.cursor/rules`), but the file was written for this one.
             let readers: Vec<&crate::presets::PresetSpec> = specs
@@ -133,27 +160,43 @@ pub(crate) fn left_beside_outputs(
             if body.is_empty() {
                 return None;
             }
-            let sources: Vec<&str> = items
-                .iter()
-                .filter(|item| item.body.trim() == body)
-                .map(|item| item.source_path.as_str())
-                .collect();
-            if sources.is_empty() {
+            let unchanged = crate::hash::content_digest(path, &bytes) == *digest;
+            let holders: Vec<&crate::content::Item> = match imported.items.get(path.as_str()) {
+                Some(sources) => items
+                    .iter()
+                    .filter(|item| sources.contains(&item.source_path))
+                    .filter(|item| !unchanged || item.body.trim() == body)
+                    .collect(),
+                None if unchanged => items
+                    .iter()
+                    .filter(|item| item.body.trim() == body)
+                    .collect(),
+                // Without the record's items, an edited file's items cannot be told.
+                None => Vec::new(),
+            };
+            if holders.is_empty() {
                 return None;
             }
             let read_by_them =
                 |output: &str| readers.iter().any(|spec| spec_reads(spec, output));
-            let carriers = outputs_carrying(body, &sources, outputs, read_by_them, path);
+            let carriers = outputs_carrying(&holders, outputs, read_by_them, path);
             if carriers.is_empty() {
                 return None;
             }
+            let sources: Vec<&str> = holders.iter().map(|item| item.source_path.as_str()).collect();
+            let sources = sources.join(", ");
+            let carriers = carriers.join(", ");
             let labels: Vec<&str> = readers.iter().map(|spec| spec.label.as_str()).collect();
             let labels = labels.join(" and ");
-            Some(format!(
-                "{path}: its text is in {} now (it was imported), and `generate` writes it into {}, which {labels} also reads, so {labels} reads the text twice; delete {path} once the generated files are right (ai-rulez never deletes a file it did not write)",
-                sources.join(", "),
-                carriers.join(", ")
-            ))
+            Some(if unchanged {
+                format!(
+                    "{path}: its text is in {sources} now (it was imported), and `generate` writes it into {carriers}, which {labels} also reads, so {labels} reads the text twice; delete {path} once the generated files are right (ai-rulez never deletes a file it did not write)"
+                )
+            } else {
+                format!(
+                    "{path}: changed since it was imported into {sources}, and the change is not in .ai-rulez/; `generate` writes {sources} into {carriers}, which {labels} also reads, so {labels} reads both; copy what you want to keep into {sources}, then delete {path} (ai-rulez never deletes a file it did not write)"
+                )
+            })
         })
         .collect()
 }
@@ -188,26 +231,33 @@ fn spec_reads(spec: &crate::presets::PresetSpec, path: &str) -> bool {
 /// are more.
 const NAMED_OUTPUTS: usize = 3;
 
-/// The planned Markdown outputs `wanted` accepts that carry `body`: those generated from one of
-/// `sources` (an item's own file), and those built from many items (a root file) whose text
-/// holds `body`. Output: those in the folder of `imported` (its first path component) first,
+/// The planned Markdown outputs `wanted` accepts that carry one of `holders`: those generated
+/// from a holder's own file, and those built from many items (a root file) whose text holds a
+/// holder's body. Output: those in the folder of `imported` (its first path component) first,
 /// then the rest, each in path order, at most [`NAMED_OUTPUTS`] and then `...`.
 fn outputs_carrying(
-    body: &str,
-    sources: &[&str],
+    holders: &[&crate::content::Item],
     outputs: &BTreeMap<String, crate::plan::Output>,
     wanted: impl Fn(&str) -> bool,
     imported: &str,
 ) -> Vec<String> {
-    let finder = memchr::memmem::Finder::new(body.as_bytes());
+    let finders: Vec<memchr::memmem::Finder<'_>> = holders
+        .iter()
+        .map(|item| item.body.trim())
+        .filter(|body| !body.is_empty())
+        .map(|body| memchr::memmem::Finder::new(body.as_bytes()))
+        .collect();
     let (mut near, far): (Vec<String>, Vec<String>) = outputs
         .values()
         .filter(|output| wanted(&output.path))
         .filter(|output| match &output.content {
             crate::plan::Content::Markdown(markdown) => {
-                sources.contains(&markdown.source.as_str())
+                holders.iter().any(|item| item.source_path == markdown.source)
                     // A file built from many items names their folder (`.ai-rulez/`).
-                    || (markdown.source.ends_with('/') && finder.find(markdown.body()).is_some())
+                    || (markdown.source.ends_with('/')
+                        && finders
+                            .iter()
+                            .any(|finder| finder.find(markdown.body()).is_some()))
             }
             _ => false,
         })
@@ -242,20 +292,38 @@ mod tests {
     fn records_merge_and_a_damaged_record_reads_as_empty() {
         let folder = tempfile::tempdir().unwrap();
         let dir = ProjectDir::open(folder.path()).unwrap();
-        let first = BTreeMap::from([("CLAUDE.md".to_owned(), "sha256:aa".to_owned())]);
+        let first = Record {
+            files: BTreeMap::from([("CLAUDE.md".to_owned(), "sha256:aa".to_owned())]),
+            items: BTreeMap::from([(
+                "CLAUDE.md".to_owned(),
+                vec![".ai-rulez/rules/old.md".to_owned()],
+            )]),
+        };
         record(&dir, ".ai-rulez", first).unwrap();
-        let second = BTreeMap::from([("AGENTS.md".to_owned(), "sha256:bb".to_owned())]);
+        let second = Record {
+            files: BTreeMap::from([
+                ("AGENTS.md".to_owned(), "sha256:bb".to_owned()),
+                ("CLAUDE.md".to_owned(), "sha256:cc".to_owned()),
+            ]),
+            items: BTreeMap::from([(
+                "AGENTS.md".to_owned(),
+                vec![
+                    ".ai-rulez/rules/a.md".to_owned(),
+                    ".ai-rulez/context/b.md".to_owned(),
+                ],
+            )]),
+        };
         record(&dir, ".ai-rulez", second).unwrap();
         let path = ".ai-rulez/local/imported.json";
         assert_eq!(
             fs_err::read_to_string(folder.path().join(path)).unwrap(),
-            "{\n  \"version\": 1,\n  \"files\": {\n    \"AGENTS.md\": \"sha256:bb\",\n    \"CLAUDE.md\": \"sha256:aa\"\n  }\n}\n"
+            "{\n  \"version\": 1,\n  \"files\": {\n    \"AGENTS.md\": \"sha256:bb\",\n    \"CLAUDE.md\": \"sha256:cc\"\n  },\n  \"items\": {\n    \"AGENTS.md\": [\n      \".ai-rulez/rules/a.md\",\n      \".ai-rulez/context/b.md\"\n    ]\n  }\n}\n"
         );
         assert_eq!(
             fs_err::read_to_string(folder.path().join(".ai-rulez/local/.gitignore")).unwrap(),
             "# Written by ai-rulez: this folder describes one machine (usage, ledger, activity).\n*\n"
         );
         fs_err::write(folder.path().join(path), "{\"version\": 1, \"files\": [").unwrap();
-        assert!(read(&dir, path).is_empty());
+        assert_eq!(read(&dir, path), Record::default());
     }
 }

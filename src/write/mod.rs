@@ -203,10 +203,10 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
     let (mut old_manifest, manifest_warnings, interrupted) = read_manifest(settings)?;
     // Files `ai-rulez import` read and that still hold those bytes are provably in .ai-rulez/
     // now: their digests prove them replaceable (never deletable: only `files` are orphans).
-    let adopted = adoption::path_for(&settings.manifest_path)
+    let imported = adoption::path_for(&settings.manifest_path)
         .map(|path| adoption::read(settings.dir, &path))
         .unwrap_or_default();
-    for (path, digest) in &adopted {
+    for (path, digest) in &imported.files {
         if crate::presets::is_output_path(path) && !old_manifest.files.contains_key(path) {
             old_manifest
                 .alternates
@@ -229,7 +229,7 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         secrets_resolved: mode != Mode::Check,
         refused_content: std::collections::BTreeMap::new(),
         originals: Vec::new(),
-        adopted,
+        imported,
     };
     let stats_path = stat_cache::path_for(&settings.manifest_path)
         .filter(|_| plan.outputs.len() >= stat_cache::LEAST_OUTPUTS);
@@ -288,7 +288,7 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
     state.manifest_and_gitignore(&old_manifest)?;
     state.leftovers(plan, &old_manifest, interrupted)?;
     let imported_twice =
-        adoption::left_beside_outputs(settings.dir, &state.adopted, &plan.outputs, settings.items);
+        adoption::left_beside_outputs(settings.dir, &state.imported, &plan.outputs, settings.items);
     state.report.warnings.extend(imported_twice);
     state
         .report
@@ -372,8 +372,8 @@ struct State<'a> {
     /// Files `--force` overwrites although ai-rulez cannot prove it wrote them: (path, bytes on
     /// disk, permission bits), saved by [`State::name_originals`] before anything is written.
     originals: Vec<(String, Vec<u8>, u32)>,
-    /// The files `ai-rulez import` read (path → digest of the bytes read), see [`adoption`].
-    adopted: std::collections::BTreeMap<String, String>,
+    /// The files `ai-rulez import` read and the items it made of them, see [`adoption`].
+    imported: adoption::Record,
 }
 
 impl<'a> State<'a> {
@@ -479,7 +479,8 @@ impl<'a> State<'a> {
             && !same
             && !old.files.contains_key(path)
             && disk.is_some_and(|disk| {
-                self.adopted
+                self.imported
+                    .files
                     .get(path)
                     .is_some_and(|digest| *digest == content_digest(path, disk))
             });
@@ -489,7 +490,7 @@ impl<'a> State<'a> {
                     .to_owned(),
             ),
             Status::Edited => Some(edited_detail(path, source)),
-            Status::Blocked if self.adopted.contains_key(path) => Some(format!(
+            Status::Blocked if self.imported.files.contains_key(path) => Some(format!(
                 "changed since `ai-rulez import` read it into .ai-rulez/; to keep the change, copy it into its item under .ai-rulez/ and run `ai-rulez generate --force`; to drop it, run `ai-rulez generate --force` alone (either saves the file as {path}.orig first)"
             )),
             Status::Blocked => Some(format!(

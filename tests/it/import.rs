@@ -304,6 +304,59 @@ fn a_left_imported_file_is_named_only_when_its_assistant_reads_its_text_again() 
     );
 }
 
+/// The warning speaks for the items the import made of a file, not for any item with the same
+/// text: two nested folders with the same rule are two items, and deleting one must not make
+/// the other's file look replaced. A file edited since the import is named with what to do
+/// about its change, which neither copy holds.
+#[test]
+fn a_left_imported_file_is_named_for_its_own_items_and_again_once_edited() {
+    let project = Project::empty();
+    let rule = "---\ndescription: Style\nalwaysApply: true\n---\nUse tabs.\n";
+    project.write("packages/web/.cursor/rules/style.mdc", rule);
+    project.write("packages/api/.cursor/rules/style.mdc", rule);
+    project.run(&["import", "--from", "cursor"]).expect_code(0);
+    fs_err::remove_file(project.path().join(".ai-rulez/rules/packages-api-style.md"))
+        .expect("remove");
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    let stderr = run.stderr();
+    let warned: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("packages/"))
+        .collect();
+    assert_eq!(
+        warned,
+        [
+            "warning: packages/web/.cursor/rules/style.mdc: its text is in .ai-rulez/rules/packages-web-style.md now (it was imported), and `generate` writes it into .cursor/rules/packages-web-style.mdc, which Cursor also reads, so Cursor reads the text twice; delete packages/web/.cursor/rules/style.mdc once the generated files are right (ai-rulez never deletes a file it did not write)"
+        ],
+        "{stderr}"
+    );
+    project.write(
+        "packages/web/.cursor/rules/style.mdc",
+        format!("{rule}Indent JSX by two.\n"),
+    );
+    let edited = project.run(&["generate"]);
+    edited.expect_code(0);
+    let stderr = edited.stderr();
+    let warned: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("packages/"))
+        .collect();
+    assert_eq!(
+        warned,
+        [
+            "warning: packages/web/.cursor/rules/style.mdc: changed since it was imported into .ai-rulez/rules/packages-web-style.md, and the change is not in .ai-rulez/; `generate` writes .ai-rulez/rules/packages-web-style.md into .cursor/rules/packages-web-style.mdc, which Cursor also reads, so Cursor reads both; copy what you want to keep into .ai-rulez/rules/packages-web-style.md, then delete packages/web/.cursor/rules/style.mdc (ai-rulez never deletes a file it did not write)"
+        ],
+        "{stderr}"
+    );
+    // Both nested files are as the user left them.
+    assert_eq!(project.read("packages/api/.cursor/rules/style.mdc"), rule);
+    assert_eq!(
+        project.read("packages/web/.cursor/rules/style.mdc"),
+        format!("{rule}Indent JSX by two.\n")
+    );
+}
+
 #[test]
 fn generate_adopts_every_file_the_import_read_while_it_is_unchanged() {
     // The real Cursor tree's rules carry empty `description:` and `globs:` keys that ai-rulez
@@ -658,7 +711,7 @@ fn nested_cursor_rules_are_imported_scoped_to_their_folder() {
     let run = project.run(&["import", "--from", "cursor"]);
     run.expect_code(0);
     assert!(
-        run.stderr().contains("note: packages/web/.cursor/rules/react.mdc: a nested Cursor rule; imported as `packages-web-react`, applying to packages/web/src/**/*.tsx, packages/web/lib/*.ts only"),
+        run.stderr().contains("note: packages/web/.cursor/rules/react.mdc: a nested Cursor rule, imported to apply to packages/web/src/**/*.tsx, packages/web/lib/*.ts only"),
         "{}",
         run.stderr()
     );

@@ -438,3 +438,22 @@ fn an_import_that_left_out_every_file_names_them_instead_of_finding_nothing() {
     );
     assert!(!project.exists(".ai-rulez"));
 }
+
+/// Several items in the way are named in one readable sentence, the first as the error's
+/// subject, and nothing is written.
+#[test]
+fn an_import_with_several_items_in_the_way_names_them_all_and_writes_nothing() {
+    let project = Project::empty();
+    project.write(".cursor/rules/a.mdc", "---\nalwaysApply: true\n---\nA.\n");
+    project.write(".cursor/rules/b.mdc", "---\nalwaysApply: true\n---\nB.\n");
+    project.write(".ai-rulez/rules/a.md", "# Mine\n");
+    project.write(".ai-rulez/rules/b.md", "# Mine too\n");
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr(),
+        "error: .ai-rulez/rules/a.md: already exists with other content (and so do .ai-rulez/rules/b.md); import never overwrites .ai-rulez/ files, so nothing was written. Move or rename those files (or remove the items you imported before), then run the import again\n"
+    );
+    assert_eq!(project.read(".ai-rulez/rules/a.md"), "# Mine\n");
+    assert!(!project.exists(".ai-rulez/config.toml"));
+}
