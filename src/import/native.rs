@@ -129,20 +129,22 @@ fn cursor_rule(tree: &Tree<'_>, path: &str, scope: Option<&str>, found: &mut Fou
     }
     let values = &document.values;
     let description = text_of(values, "description");
-    let globs = meaningful_globs(globs_of(values.get("globs")));
+    let globs = globs_to_keep(path, meaningful_globs(globs_of(values.get("globs"))), found);
     let always = values.get("alwaysApply") == Some(&Value::Bool(true));
     let scope_rule = match scope {
         None if always => Scope::from_globs(description, Vec::new()),
         None if !globs.is_empty() => Scope::from_globs(description, globs),
         Some(folder) if always || !globs.is_empty() || description.is_some() => {
+            // The folder's name is literal: `app/[id]` must not become a character class.
+            let folder_glob = globset::escape(folder);
             let rebased = if always || globs.is_empty() {
-                vec![format!("{folder}/**")]
+                vec![format!("{folder_glob}/**")]
             } else {
                 globs
                     .iter()
                     .map(|glob| {
                         format!(
-                            "{folder}/{}",
+                            "{folder_glob}/{}",
                             glob.trim_start_matches("./").trim_start_matches('/')
                         )
                     })
@@ -166,6 +168,33 @@ fn cursor_rule(tree: &Tree<'_>, path: &str, scope: Option<&str>, found: &mut Fou
     draft.set_scope(scope_rule, &mut found.notes);
     found.drafts.push(draft);
     Ok(())
+}
+
+/// The globs of the Cursor rule at `path` that keep their meaning as ai-rulez `paths`, in
+/// order; each one left out gets a note. Left out: a negation (`!*.test.ts`), which neither
+/// Cursor nor ai-rulez documents and which would match only names starting with `!`, and a
+/// glob with a `..` component, which points outside the folder the rule is read for.
+fn globs_to_keep(path: &str, globs: Vec<String>, found: &mut Found) -> Vec<String> {
+    let (kept, left_out): (Vec<String>, Vec<String>) = globs.into_iter().partition(|glob| {
+        !glob.starts_with('!') && !glob.split('/').any(|component| component == "..")
+    });
+    for glob in &left_out {
+        let why = if glob.starts_with('!') {
+            "a negation, which Cursor does not document and ai-rulez would read as a name starting with `!`"
+        } else {
+            "it points outside the folder the rule is read for (`..`)"
+        };
+        found.notes.push(format!(
+            "{path}: glob `{}` left out: {why}; {}",
+            crate::lint::screen::escape_unreadable(glob),
+            if kept.is_empty() {
+                "with no glob left, the rule is imported as if it had none: check its scope"
+            } else {
+                "the rule keeps its other globs"
+            }
+        ));
+    }
+    kept
 }
 
 /// Copilot: `applyTo` globs (`**` is every file); without `applyTo`, a description makes the

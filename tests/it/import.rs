@@ -757,6 +757,51 @@ fn nested_cursor_rules_are_imported_scoped_to_their_folder() {
     );
 }
 
+/// A nested rule's folder is a literal name in its globs (`app/[id]` is a Next.js route, not a
+/// character class), and globs that cannot keep their meaning are left out with a note.
+#[test]
+fn a_nested_rule_keeps_its_folder_literal_and_leaves_out_globs_it_cannot_keep() {
+    let project = Project::empty();
+    project.write(
+        "app/[id]/.cursor/rules/page.mdc",
+        "---\ndescription: Page\nglobs: \"*.tsx\"\n---\nDynamic page.\n",
+    );
+    project.write(
+        "pkg/.cursor/rules/x.mdc",
+        "---\ndescription: Pkg\nglobs: src/*.ts, !*.test.ts, ../shared/**\n---\nPkg rule.\n",
+    );
+    project.write("app/[id]/page.tsx", "");
+    project.write("app/i/page.tsx", "");
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(0);
+    assert_eq!(
+        project.read(".ai-rulez/rules/app-id-page.md"),
+        "---\ndescription: Page\npaths:\n  - app/[[]id[]]/*.tsx\n---\n\nDynamic page.\n"
+    );
+    assert_eq!(
+        project.read(".ai-rulez/rules/pkg-x.md"),
+        "---\ndescription: Pkg\npaths:\n  - pkg/src/*.ts\n---\n\nPkg rule.\n"
+    );
+    for note in [
+        "note: pkg/.cursor/rules/x.mdc: glob `!*.test.ts` left out: a negation, which Cursor does not document and ai-rulez would read as a name starting with `!`; the rule keeps its other globs\n",
+        "note: pkg/.cursor/rules/x.mdc: glob `../shared/**` left out: it points outside the folder the rule is read for (`..`); the rule keeps its other globs\n",
+    ] {
+        assert!(run.stderr().contains(note), "{}", run.stderr());
+    }
+    let own = project.run(&["explain", "app/[id]/page.tsx"]);
+    assert!(
+        own.stdout().contains("## rule app-id-page"),
+        "{}",
+        own.stdout()
+    );
+    let other = project.run(&["explain", "app/i/page.tsx"]);
+    assert!(
+        !other.stdout().contains("app-id-page"),
+        "{}",
+        other.stdout()
+    );
+}
+
 #[test]
 fn import_after_init_names_the_examples_init_left_unchanged() {
     let project = Project::empty();
