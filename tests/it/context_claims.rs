@@ -350,12 +350,38 @@ fn a_path_behind_a_link_or_in_an_unwalked_folder_names_that_folder() {
             "{path}"
         );
     }
-    // The real folder, a file not written yet and a folder merely named like a skipped one
-    // are answered without a note.
+    // The link or the skipped folder asked about itself, with or without a trailing `/`.
+    let itself = "a symlink, never followed, so no instruction file behind it is served; the files of the folders above it still apply";
+    for (path, folder, why) in [
+        ("alias", "alias", itself),
+        ("alias/", "alias", itself),
+        ("node_modules/", "node_modules", unwalked),
+    ] {
+        let reply = server.ok("find_context", json!({"path": path}));
+        assert_eq!(
+            reply["withheld"],
+            json!([format!("{folder}: {why}")]),
+            "{path}"
+        );
+    }
+    // A linked tool folder on the way is named once, by the index.
+    std::os::unix::fs::symlink("../pkg/api/.claude", project.path().join("web/.claude"))
+        .expect("symlink");
+    let tool_link = server.ok("find_context", json!({"path": "web/.claude/rules/x.md"}));
+    assert_eq!(
+        tool_link["withheld"],
+        json!([
+            "web/.claude: a symlink where a tool folder belongs, never followed, so no instruction file behind it is served; make it a real folder to serve them"
+        ])
+    );
+    // The real folder, a file not written yet, a file named like a skipped folder and a folder
+    // merely named like one are answered without a note.
+    project.write("pkg/target", "not a folder\n");
     for path in [
         "pkg/api/handlers/get.py",
         "pkg/new/x.py",
         "node_modules_extra/x.js",
+        "pkg/target",
     ] {
         let reply = server.ok("find_context", json!({"path": path}));
         assert_eq!(reply["withheld"], json!(null), "{path}");

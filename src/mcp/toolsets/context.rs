@@ -54,9 +54,13 @@ fn find_context() -> ToolSpec {
                 let mut reply = instruction_files::find_context(index, &request).map_err(ToolError)?;
                 // A path behind a symlink or inside a folder the index never walks gets only the
                 // files of the folders above it, which would read as "nothing else applies".
-                if let Some(note) = request.path.as_deref().and_then(|path| unindexed_folder_on_the_way(dir, path)) {
-                    reply.withheld.push(note);
-                    reply.withheld.sort();
+                if let Some((folder, note)) = request.path.as_deref().and_then(|path| unindexed_folder_on_the_way(dir, path)) {
+                    // A linked tool folder is named already, by the index.
+                    let prefix = format!("{folder}: ");
+                    if !reply.withheld.iter().any(|entry| entry.starts_with(&prefix)) {
+                        reply.withheld.push(format!("{prefix}{note}"));
+                        reply.withheld.sort();
+                    }
                 }
                 // An empty answer for a scope that is no folder would read as "this folder has
                 // no instruction files"; say what the scope really names instead.
@@ -135,31 +139,38 @@ fn project_scope(root: &std::path::Path, scope: &str) -> Result<String, ToolErro
     })
 }
 
-/// The first folder on the way to the project-relative file `path` whose instruction files the
-/// index never holds: a symlink (never followed) or a folder it never walks (`.git`,
-/// `node_modules`, ...). Output: `folder: why`, as `find_context` lists what it withholds;
-/// `None` when every folder on the way is walked, or a folder on the way is missing (a file
-/// not yet written). Never fails: a folder that cannot be looked at is left unnamed.
-fn unindexed_folder_on_the_way(dir: &crate::confined_fs::ProjectDir, path: &str) -> Option<String> {
+/// The first folder on the way to the project-relative `path`, or `path` itself when it is
+/// one, whose instruction files the index never holds: a symlink (never followed) or a folder
+/// it never walks (`.git`, `node_modules`, ...). Output: the folder (escaped as replies show
+/// names) and why, as `find_context` lists what it withholds; `None` when every folder on the
+/// way is walked, or a folder on the way is missing (a file not yet written). Never fails: a
+/// folder that cannot be looked at is left unnamed.
+fn unindexed_folder_on_the_way(
+    dir: &crate::confined_fs::ProjectDir,
+    path: &str,
+) -> Option<(String, &'static str)> {
     use crate::confined_fs::EntryKind;
-    let folders: Vec<&str> = path.split('/').collect();
-    for end in 1..folders.len() {
-        let folder = folders[..end].join("/");
-        let shown = crate::lint::screen::escape_unreadable(&folder);
-        if crate::instruction_files::SKIPPED_FOLDERS.contains(&folders[end - 1]) {
-            return Some(format!(
-                "{shown}: a folder the index never walks (version control, dependencies, build output, ai-rulez's own items), so no instruction file inside it is served; the files of the folders above it still apply"
-            ));
-        }
-        match dir.info(&folder).ok()??.kind {
-            EntryKind::Folder => {}
-            EntryKind::Symlink => {
-                return Some(format!(
-                    "{shown}: a symlink on the way to the path, never followed, so no instruction file behind it is served; the files of the folders above it still apply"
-                ));
+    let components: Vec<&str> = path.split('/').filter(|part| !part.is_empty()).collect();
+    const UNWALKED: &str = "a folder the index never walks (version control, dependencies, build output, ai-rulez's own items), so no instruction file inside it is served; the files of the folders above it still apply";
+    for end in 1..=components.len() {
+        let folder = components[..end].join("/");
+        let is_path_itself = end == components.len();
+        // By its name, a folder above the path is never walked even before it exists; the
+        // path itself only when it is that folder, not a file named so.
+        let skipped = crate::instruction_files::SKIPPED_FOLDERS.contains(&components[end - 1]);
+        let why = match dir.info(&folder).ok().flatten().map(|info| info.kind) {
+            Some(EntryKind::Symlink) if is_path_itself => {
+                "a symlink, never followed, so no instruction file behind it is served; the files of the folders above it still apply"
             }
-            EntryKind::File | EntryKind::Other => return None,
-        }
+            Some(EntryKind::Symlink) => {
+                "a symlink on the way to the path, never followed, so no instruction file behind it is served; the files of the folders above it still apply"
+            }
+            Some(EntryKind::Folder) if skipped => UNWALKED,
+            None if skipped && !is_path_itself => UNWALKED,
+            Some(EntryKind::Folder) => continue,
+            None | Some(EntryKind::File | EntryKind::Other) => return None,
+        };
+        return Some((crate::lint::screen::escape_unreadable(&folder), why));
     }
     None
 }
