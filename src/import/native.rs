@@ -90,9 +90,18 @@ fn cursor(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
     }
     // Nested rule folders (`packages/web/.cursor/rules/`) apply to their folder only, and their
     // globs are relative to it (the scope rule `find_context` serves them by, too).
-    for (path, scope) in crate::instruction_files::nested_cursor_rules(tree.dir.root(), ".ai-rulez")
-    {
+    let nested = crate::instruction_files::nested_cursor_rules(tree.dir.root(), ".ai-rulez");
+    for (path, scope) in nested.files {
+        // A linked rule file is named, like one in the root's folder, instead of stopping
+        // the whole import when reading it is refused.
+        if tree.is_symlink(&path)? {
+            tree.leave_out_symlink(&path);
+            continue;
+        }
         cursor_rule(tree, &path, Some(&scope), found)?;
+    }
+    for folder in nested.linked_folders {
+        tree.leave_out_symlink(&folder);
     }
     tree.plain_items(
         ".cursor/commands",

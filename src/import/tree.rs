@@ -10,6 +10,9 @@ use crate::hash::{Provenance, banner_provenance};
 use crate::import::Found;
 use crate::import::draft::Draft;
 
+/// Why a symlink is left out of an import.
+const SYMLINK_LEFT_OUT: &str = "it is a symlink, and ai-rulez never reads through symlinks (a committed link could point anywhere); put the real file or folder there to import it";
+
 /// Turns a source's `targets` value into our preset names: (value, origin path, notes).
 pub(crate) type MapTargets = dyn Fn(&serde_json::Value, &str, &mut Vec<String>) -> Vec<String>;
 
@@ -40,8 +43,10 @@ impl<'a> Tree<'a> {
     ///
     /// Errors: I/O errors (a symlink on the way to `folder` is refused).
     fn readable_entries(&self, folder: &str) -> Result<Option<Vec<Entry>>> {
-        let Some(entries) = self.dir.list(folder)? else {
-            return Ok(None);
+        let entries = match self.dir.list(folder) {
+            Ok(Some(entries)) => entries,
+            Ok(None) => return Ok(None),
+            Err(error) => return self.left_out_if_linked(folder, error),
         };
         let mut readable = Vec::with_capacity(entries.len());
         for entry in entries {
@@ -62,9 +67,7 @@ impl<'a> Tree<'a> {
                     readable.push(entry);
                     continue;
                 }
-                (true, EntryKind::Symlink) => {
-                    "it is a symlink, and ai-rulez never reads through symlinks (a committed link could point anywhere); put the real file or folder there to import it"
-                }
+                (true, EntryKind::Symlink) => SYMLINK_LEFT_OUT,
                 (true, EntryKind::Other) => "it is not a regular file or folder",
             };
             self.left_out.borrow_mut().push(format!(
@@ -75,11 +78,57 @@ impl<'a> Tree<'a> {
         Ok(Some(readable))
     }
 
+    /// Whether the project-relative `path` is itself a symlink.
+    ///
+    /// Errors: I/O errors (a symlink on the way is refused).
+    pub(crate) fn is_symlink(&self, path: &str) -> Result<bool> {
+        Ok(self
+            .dir
+            .info(path)?
+            .is_some_and(|info| info.kind == EntryKind::Symlink))
+    }
+
+    /// Names the symlink at the project-relative `path` in [`Tree::left_out`], as a symlink
+    /// met in a folder read is named.
+    pub(crate) fn leave_out_symlink(&self, path: &str) {
+        let note = format!(
+            "{}: left out, {SYMLINK_LEFT_OUT}",
+            crate::lint::screen::escape_unreadable(path)
+        );
+        // Several folders read below one link (`.cursor/rules`, `.cursor/commands`) name it once.
+        let mut left_out = self.left_out.borrow_mut();
+        if !left_out.contains(&note) {
+            left_out.push(note);
+        }
+    }
+
     /// The bytes of the project-relative file `path`; `None` when it does not exist.
     ///
     /// Errors: I/O errors (a symlink on the way is refused).
     pub(crate) fn bytes(&self, path: &str) -> Result<Option<Vec<u8>>> {
-        Ok(self.dir.read(path, MAX_FILE_BYTES)?.map(|(bytes, _)| bytes))
+        match self.dir.read(path, MAX_FILE_BYTES) {
+            Ok(found) => Ok(found.map(|(bytes, _)| bytes)),
+            Err(error) => self.left_out_if_linked(path, error),
+        }
+    }
+
+    /// After reading the project-relative `path` failed with `error`: when `path`, or a folder
+    /// on the way to it, is a symlink, names that link in [`Tree::left_out`] and reads as
+    /// nothing there, so one link does not stop the whole import; otherwise `error`.
+    fn left_out_if_linked<T>(&self, path: &str, error: crate::error::Error) -> Result<Option<T>> {
+        let components: Vec<&str> = path.split('/').collect();
+        for end in 1..=components.len() {
+            let prefix = components[..end].join("/");
+            match self.dir.info(&prefix) {
+                Ok(Some(info)) if info.kind == EntryKind::Symlink => {
+                    self.leave_out_symlink(&prefix);
+                    return Ok(None);
+                }
+                Ok(Some(info)) if info.kind == EntryKind::Folder => {}
+                _ => break,
+            }
+        }
+        Err(error)
     }
 
     /// Whether `path` is a folder.

@@ -393,13 +393,35 @@ pub(crate) fn first_screening_error(text: &str) -> Option<String> {
         })
 }
 
-/// The Cursor rule files (`<folder>/.cursor/rules/**/*.mdc` or `.md`) of nested folders below
-/// `root` (the root's own `.cursor/rules` left out), as (project-relative path, scope folder),
-/// shallowest scope first, then by path; found as the context index finds them (git's ignore
-/// rules apply, symlinks are not followed, `config_dir_relative` and tool folders are skipped).
+/// The Cursor rule files of nested folders below `root`, as [`nested_cursor_rules`] finds
+/// them, and the symlinks it did not follow where such rules would be.
+pub(crate) struct NestedCursorRules {
+    /// (project-relative path, scope folder) of each rule file (`<folder>/.cursor/rules/**/*.mdc`
+    /// or `.md`; the root's own `.cursor/rules` left out), shallowest scope first, then by path.
+    /// A rule file that is itself a symlink is listed: reading it is refused.
+    pub files: Vec<(String, String)>,
+    /// Project-relative paths of the symlinked `.cursor` folders, or folders inside them, below
+    /// the root, in path order.
+    pub linked_folders: Vec<String>,
+}
+
+/// The Cursor rule files of nested folders below `root`, found as the context index finds them
+/// (git's ignore rules apply, symlinks are not followed, `config_dir_relative` and tool folders
+/// are skipped).
 #[must_use]
-pub(crate) fn nested_cursor_rules(root: &Path, config_dir_relative: &str) -> Vec<(String, String)> {
-    candidates(root, config_dir_relative)
+pub(crate) fn nested_cursor_rules(root: &Path, config_dir_relative: &str) -> NestedCursorRules {
+    let walked = walk(root, config_dir_relative);
+    let linked_folders = walked
+        .linked_tool_folders
+        .into_iter()
+        .filter(|path| {
+            path.split('/')
+                .position(|part| part == ".cursor")
+                .is_some_and(|index| index > 0)
+        })
+        .collect();
+    let files = walked
+        .files
         .into_iter()
         .filter(|(path, placement)| {
             !crate::lint::screen::breaks_lines(path)
@@ -408,7 +430,11 @@ pub(crate) fn nested_cursor_rules(root: &Path, config_dir_relative: &str) -> Vec
                 && placement.source == "cursor"
         })
         .map(|(path, placement)| (path, placement.scope))
-        .collect()
+        .collect();
+    NestedCursorRules {
+        files,
+        linked_folders,
+    }
 }
 
 /// What the walk of a project finds: the candidate files, and the symlinks to folders that
@@ -449,12 +475,10 @@ pub(crate) fn withheld_scope(path: &str) -> String {
     }
 }
 
-/// Every candidate path under `root` with its placement, ordered by scope depth, then path.
-fn candidates(root: &Path, config_dir_relative: &str) -> Vec<(String, Placement)> {
-    walk(root, config_dir_relative).files
-}
-
-/// Walks `root` as [`candidates`] does, also keeping the symlinked tool folders it passes.
+/// Every candidate path under `root` with its placement, ordered by scope depth, then path, and
+/// the symlinked tool folders the walk passed without following them. Git's ignore rules apply
+/// (see [`crate::git::listed_among`]); `config_dir_relative` and the [`SKIPPED_FOLDERS`] are
+/// not walked.
 fn walk(root: &Path, config_dir_relative: &str) -> Walked {
     let config_dir = root.join(config_dir_relative);
     let skip_config_dir = !config_dir_relative.is_empty();

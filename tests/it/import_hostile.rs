@@ -457,3 +457,50 @@ fn an_import_with_several_items_in_the_way_names_them_all_and_writes_nothing() {
     assert_eq!(project.read(".ai-rulez/rules/a.md"), "# Mine\n");
     assert!(!project.exists(".ai-rulez/config.toml"));
 }
+
+/// A symlinked rule file in a nested folder, a linked nested `.cursor` or `rules` folder and a
+/// linked root `.cursor` are each named and left out, once, and the rest is imported: one link
+/// never stops the whole import.
+#[test]
+fn linked_rule_files_and_folders_anywhere_are_named_and_the_rest_is_imported() {
+    let project = Project::empty();
+    project.write(
+        "shared/cur/rules/s.mdc",
+        "---\nalwaysApply: true\n---\nShared.\n",
+    );
+    project.write(
+        "packages/web/.cursor/rules/w.mdc",
+        "---\nalwaysApply: true\n---\nWeb.\n",
+    );
+    let link = |target: &str, at: &str| {
+        let at = project.path().join(at);
+        fs_err::create_dir_all(at.parent().expect("parent")).expect("folder");
+        std::os::unix::fs::symlink(target, at).expect("symlink");
+    };
+    link(
+        "../../../../shared/cur/rules/s.mdc",
+        "packages/one/.cursor/rules/s.mdc",
+    );
+    link("../../shared/cur", "packages/api/.cursor");
+    link("../../../shared/cur/rules", "packages/gql/.cursor/rules");
+    link("shared/cur", ".cursor");
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stdout(),
+        "create: .ai-rulez/config.toml\ncreate: .ai-rulez/rules/packages-web-w.md\n"
+    );
+    let why = "left out, it is a symlink, and ai-rulez never reads through symlinks (a committed link could point anywhere); put the real file or folder there to import it";
+    let stderr = run.stderr();
+    let left_out: Vec<&str> = stderr.lines().filter(|line| line.contains(why)).collect();
+    assert_eq!(
+        left_out,
+        [
+            format!("note: .cursor: {why}"),
+            format!("note: packages/one/.cursor/rules/s.mdc: {why}"),
+            format!("note: packages/api/.cursor: {why}"),
+            format!("note: packages/gql/.cursor/rules: {why}"),
+        ],
+        "{stderr}"
+    );
+}

@@ -150,8 +150,8 @@ fn unindexed_folder_on_the_way(
     path: &str,
 ) -> Option<(String, &'static str)> {
     use crate::confined_fs::EntryKind;
-    let components: Vec<&str> = path.split('/').filter(|part| !part.is_empty()).collect();
     const UNWALKED: &str = "a folder the index never walks (version control, dependencies, build output, ai-rulez's own items), so no instruction file inside it is served; the files of the folders above it still apply";
+    let components: Vec<&str> = path.split('/').filter(|part| !part.is_empty()).collect();
     for end in 1..=components.len() {
         let folder = components[..end].join("/");
         let is_path_itself = end == components.len();
