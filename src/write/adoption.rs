@@ -105,6 +105,32 @@ pub(crate) fn record(dir: &ProjectDir, config_folder: &str, imported: Record) ->
     dir.write(&record_path, text.as_bytes(), 0o644)
 }
 
+/// The recorded files some of whose items (as the record names them) are no longer among
+/// `items`, with the missing items' source paths in record order. Such a file is not adopted:
+/// the deleted items' text is in it and nowhere else. Files recorded without their items (by
+/// an older import) are not listed.
+#[must_use]
+pub(crate) fn deleted_items(
+    imported: &Record,
+    items: &[crate::content::Item],
+) -> BTreeMap<String, Vec<String>> {
+    let present: std::collections::HashSet<&str> =
+        items.iter().map(|item| item.source_path.as_str()).collect();
+    imported
+        .items
+        .iter()
+        .filter(|(path, _)| imported.files.contains_key(*path))
+        .filter_map(|(path, sources)| {
+            let missing: Vec<String> = sources
+                .iter()
+                .filter(|source| !present.contains(source.as_str()))
+                .cloned()
+                .collect();
+            (!missing.is_empty()).then(|| (path.clone(), missing))
+        })
+        .collect()
+}
+
 /// Warnings for imported files that stay beside what replaced them: a recorded file still on
 /// disk at a path this plan does not write, in the folder of an assistant (its own rules,
 /// agents or commands folder, or its rules folder nested in a sub-folder when it reads those),

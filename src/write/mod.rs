@@ -203,11 +203,16 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
     let (mut old_manifest, manifest_warnings, interrupted) = read_manifest(settings)?;
     // Files `ai-rulez import` read and that still hold those bytes are provably in .ai-rulez/
     // now: their digests prove them replaceable (never deletable: only `files` are orphans).
+    // Unless an item made of the file was deleted since: its text is then nowhere else.
     let imported = adoption::path_for(&settings.manifest_path)
         .map(|path| adoption::read(settings.dir, &path))
         .unwrap_or_default();
+    let deleted_items = adoption::deleted_items(&imported, settings.items);
     for (path, digest) in &imported.files {
-        if crate::presets::is_output_path(path) && !old_manifest.files.contains_key(path) {
+        if crate::presets::is_output_path(path)
+            && !old_manifest.files.contains_key(path)
+            && !deleted_items.contains_key(path)
+        {
             old_manifest
                 .alternates
                 .entry(path.clone())
@@ -230,6 +235,7 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         refused_content: std::collections::BTreeMap::new(),
         originals: Vec::new(),
         imported,
+        deleted_items,
     };
     let stats_path = stat_cache::path_for(&settings.manifest_path)
         .filter(|_| plan.outputs.len() >= stat_cache::LEAST_OUTPUTS);
@@ -374,6 +380,9 @@ struct State<'a> {
     originals: Vec<(String, Vec<u8>, u32)>,
     /// The files `ai-rulez import` read and the items it made of them, see [`adoption`].
     imported: adoption::Record,
+    /// The imported files some of whose items were deleted since, with those items' paths:
+    /// not adopted, since replacing them would lose the deleted items' text.
+    deleted_items: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 impl<'a> State<'a> {
@@ -490,6 +499,11 @@ impl<'a> State<'a> {
                     .to_owned(),
             ),
             Status::Edited => Some(edited_detail(path, source)),
+            Status::Blocked if self.deleted_items.contains_key(path) => Some(format!(
+                "`ai-rulez import` read it into .ai-rulez/, but {} made of it {} deleted since, so replacing it would lose that text; to keep the file, move it away (or put the text back into .ai-rulez/); to replace it, run `ai-rulez generate --force`, which saves it as {path}.orig first",
+                self.deleted_items[path].join(", "),
+                if self.deleted_items[path].len() == 1 { "was" } else { "were" }
+            )),
             Status::Blocked if self.imported.files.contains_key(path) => Some(format!(
                 "changed since `ai-rulez import` read it into .ai-rulez/; to keep the change, copy it into its item under .ai-rulez/ and run `ai-rulez generate --force`; to drop it, run `ai-rulez generate --force` alone (either saves the file as {path}.orig first)"
             )),

@@ -357,6 +357,50 @@ fn a_left_imported_file_is_named_for_its_own_items_and_again_once_edited() {
     );
 }
 
+/// A file whose text became several items is adopted only while all of them exist: with one
+/// deleted, that text is in the file and nowhere else, so the hand-written root file keeps its
+/// text and gets the generated section instead of being replaced.
+#[test]
+fn an_imported_file_is_not_adopted_once_an_item_made_of_it_was_deleted() {
+    let project = Project::empty();
+    let original = "# Project\n\nIntro text.\n\n## Testing\n\nRun cargo test.\n\n## Secrets\n\nNever commit .env.\n";
+    project.write("CLAUDE.md", original);
+    project.run(&["import", "--from", "claude"]).expect_code(0);
+    fs_err::remove_file(project.path().join(".ai-rulez/rules/secrets.md")).expect("remove");
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert!(
+        run.stdout().contains(
+            "create: CLAUDE.md (the ai-rulez section only; the rest of the file stays)\n"
+        ),
+        "{}",
+        run.stdout()
+    );
+    assert!(project.read("CLAUDE.md").starts_with(original));
+    // A rule file at the path its item is generated to, recorded as the source of a second
+    // item that is gone, is refused like a hand-written file, with why.
+    project.write(".cursor/rules/a.mdc", "---\nalwaysApply: true\n---\nA.\n");
+    project.run(&["import", "--from", "cursor"]).expect_code(0);
+    let record = project.read(".ai-rulez/local/imported.json").replace(
+        "\".ai-rulez/rules/a.md\"",
+        "\".ai-rulez/rules/a.md\", \".ai-rulez/rules/gone.md\"",
+    );
+    project.write(".ai-rulez/local/imported.json", &record);
+    let blocked = project.run(&["generate"]);
+    blocked.expect_code(1);
+    assert!(
+        blocked.stderr().starts_with(
+            "error: .cursor/rules/a.mdc: `ai-rulez import` read it into .ai-rulez/, but .ai-rulez/rules/gone.md made of it was deleted since, so replacing it would lose that text;"
+        ),
+        "{}",
+        blocked.stderr()
+    );
+    assert_eq!(
+        project.read(".cursor/rules/a.mdc"),
+        "---\nalwaysApply: true\n---\nA.\n"
+    );
+}
+
 #[test]
 fn generate_adopts_every_file_the_import_read_while_it_is_unchanged() {
     // The real Cursor tree's rules carry empty `description:` and `globs:` keys that ai-rulez
