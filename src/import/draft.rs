@@ -82,6 +82,14 @@ impl Draft {
         }
     }
 
+    /// Marks a rule its source turns on explicitly for every file (Cursor's `alwaysApply: true`,
+    /// Windsurf's `trigger: always_on`) with `activation: always`. Without the key the rule is
+    /// still always-on in the generated files, but `get_rules` ranks it against the task like
+    /// any global rule; the explicit key makes it sent whatever the task, as the source meant.
+    pub(crate) fn pin_always(&mut self) {
+        self.set("activation", Value::String("always".to_owned()));
+    }
+
     /// The file text: frontmatter (when there are keys, or when the body's first line is `---`)
     /// and a blank line, then the body without leading blank lines, ending in a new line.
     #[must_use]

@@ -175,6 +175,10 @@ fn cursor_rule(tree: &Tree<'_>, path: &str, scope: Option<&str>, found: &mut Fou
     };
     let mut draft = Draft::new(Kind::Rule, &id, path, document.body.clone());
     draft.set_scope(scope_rule, &mut found.notes);
+    // Nested, an always-on rule applies to its folder's files: a glob rule, not pinned.
+    if always && scope.is_none() {
+        draft.pin_always();
+    }
     found.drafts.push(draft);
     Ok(())
 }
@@ -270,7 +274,8 @@ fn windsurf(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
         let values = &document.values;
         let description = text_of(values, "description");
         let globs = globs_of(values.get("globs"));
-        let scope = match text_of(values, "trigger").as_deref() {
+        let trigger = text_of(values, "trigger");
+        let scope = match trigger.as_deref() {
             Some("glob") => Scope::from_globs(description, globs),
             Some("model_decision") => Scope {
                 description,
@@ -286,6 +291,9 @@ fn windsurf(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
         };
         let mut draft = Draft::new(Kind::Rule, &id, &path, document.body.clone());
         draft.set_scope(scope, &mut found.notes);
+        if trigger.as_deref() == Some("always_on") {
+            draft.pin_always();
+        }
         found.drafts.push(draft);
     }
     Ok(())

@@ -158,7 +158,11 @@ fn activation_is_kept_for_every_kind_of_windsurf_and_copilot_rule() {
         project.read(".ai-rulez/rules/manual.md"),
         "---\nactivation: manual\n---\n\nH\n"
     );
-    assert_eq!(project.read(".ai-rulez/rules/always.md"), "A\n");
+    // Turned on explicitly for every file: sent by `get_rules` whatever the task.
+    assert_eq!(
+        project.read(".ai-rulez/rules/always.md"),
+        "---\nactivation: always\n---\n\nA\n"
+    );
 
     let copilot = Project::empty();
     copilot.write(
@@ -399,6 +403,25 @@ fn an_imported_file_is_not_adopted_once_an_item_made_of_it_was_deleted() {
         project.read(".cursor/rules/a.mdc"),
         "---\nalwaysApply: true\n---\nA.\n"
     );
+}
+
+/// A rule its source turns on for every file stays that way for agents too: `get_rules` sends
+/// it whatever the task, as Cursor and Windsurf would.
+#[test]
+fn an_imported_always_on_rule_is_sent_by_get_rules_whatever_the_task() {
+    let project = Project::empty();
+    project.write(
+        ".cursor/rules/general.mdc",
+        "---\ndescription: General coding rules\nalwaysApply: true\n---\nKeep functions short.\n",
+    );
+    project.run(&["import", "--from", "cursor"]).expect_code(0);
+    let mut server = crate::mcp::Server::start(project.path());
+    let (text, _) = server.text(
+        "get_rules",
+        serde_json::json!({"paths": ["web/src/App.tsx"], "task": "add a React component"}),
+    );
+    assert!(text.contains("Keep functions short."), "{text}");
+    server.finish();
 }
 
 #[test]
@@ -771,7 +794,7 @@ fn nested_cursor_rules_are_imported_scoped_to_their_folder() {
          == .ai-rulez/rules/packages-api-manual.md ==\n---\nactivation: manual\n---\n\nManual only.\n\
          == .ai-rulez/rules/packages-web-react.md ==\n---\ndescription: React components\npaths:\n  - packages/web/src/**/*.tsx\n  - packages/web/lib/*.ts\n---\n\nUse function components.\n\
          == .ai-rulez/rules/packages-web-sub-always.md ==\n---\npaths:\n  - packages/web/**\n---\n\nWeb folder rule.\n\
-         == .ai-rulez/rules/style.md ==\n---\ndescription: Root style\n---\n\nUse tabs.\n"
+         == .ai-rulez/rules/style.md ==\n---\ndescription: Root style\nactivation: always\n---\n\nUse tabs.\n"
     );
     project.run(&["validate"]).expect_code(0);
     // Cursor reads the nested folders too, so once `generate` writes their rules to the root

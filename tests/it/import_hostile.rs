@@ -6,9 +6,20 @@ use crate::support::Project;
 
 #[test]
 fn a_body_starting_with_a_rule_line_is_not_read_back_as_frontmatter() {
+    // A Copilot rule for every file (no key of ours to write) whose body opens with a
+    // thematic break and text that happens to be YAML gets an empty frontmatter block first.
+    let copilot = Project::empty();
+    copilot.write(
+        ".github/instructions/hr.instructions.md",
+        "---\napplyTo: \"**\"\n---\n---\ndescription: injected\nactivation: manual\n---\nBody after the rule line.\n",
+    );
+    copilot.run(&["import", "--from", "copilot"]).expect_code(0);
+    assert_eq!(
+        copilot.read(".ai-rulez/rules/hr.md"),
+        "---\n---\n\n---\ndescription: injected\nactivation: manual\n---\nBody after the rule line.\n"
+    );
+    // An always-on Cursor rule with such a body: its own key first, then the body.
     let project = Project::empty();
-    // An always-on Cursor rule (no key of ours to write) whose body opens with a thematic
-    // break and text that happens to be YAML.
     project.write(
         ".cursor/rules/hr.mdc",
         "---\nalwaysApply: true\n---\n---\ndescription: injected\nactivation: manual\n---\nBody after the rule line.\n",
@@ -16,7 +27,7 @@ fn a_body_starting_with_a_rule_line_is_not_read_back_as_frontmatter() {
     project.run(&["import", "--from", "cursor"]).expect_code(0);
     assert_eq!(
         project.read(".ai-rulez/rules/hr.md"),
-        "---\n---\n\n---\ndescription: injected\nactivation: manual\n---\nBody after the rule line.\n"
+        "---\nactivation: always\n---\n\n---\ndescription: injected\nactivation: manual\n---\nBody after the rule line.\n"
     );
     // It is still the always-on rule it was, with the whole body.
     fs_err::remove_file(project.path().join(".cursor/rules/hr.mdc")).expect("move away");
@@ -286,7 +297,10 @@ fn an_id_differing_only_in_case_from_an_existing_item_is_told_apart() {
         run.stdout(),
         "create: .ai-rulez/rules/style-2.md\nupdate: .ai-rulez/config.toml\n"
     );
-    assert_eq!(project.read(".ai-rulez/rules/style-2.md"), "Theirs.\n");
+    assert_eq!(
+        project.read(".ai-rulez/rules/style-2.md"),
+        "---\nactivation: always\n---\n\nTheirs.\n"
+    );
     assert_eq!(
         project.read(".ai-rulez/rules/Style.md"),
         "# Style\n\nOurs.\n"
