@@ -404,14 +404,17 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Planne
     // Rendering, screening and checking each item is independent work: spread over the cores,
     // results in input order.
     let rendered = crate::parallel::map_in_order(&found.drafts, render_checked);
-    let mut items_by_origin: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut items_by_origin: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for (draft, result) in found.drafts.iter().zip(rendered) {
         let (path, text, notes) = result?;
         found.notes.extend(notes);
         items_by_origin
             .entry(draft.origin.clone())
             .or_default()
-            .push(path.clone());
+            .insert(
+                path.clone(),
+                crate::hash::content_digest(&path, text.as_bytes()),
+            );
         files.push((path, text.into_bytes()));
         let folder = draft.kind.folder();
         for (relative, bytes) in &draft.resources {
@@ -430,11 +433,11 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Planne
 
 /// What an import writes: the files to create, the edit of an existing `config.toml` (the
 /// bytes it was planned from, and its new text), and the item files made from each file read
-/// (project-relative origin → item source paths, in draft order).
+/// (project-relative origin → item source path → digest of the text written there).
 struct Planned {
     files: Vec<(String, Vec<u8>)>,
     config_edit: Option<(Vec<u8>, String)>,
-    items_by_origin: BTreeMap<String, Vec<String>>,
+    items_by_origin: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 /// Screens the MCP servers of `servers` that `chosen` accepts (by name) as `scan` does, adding

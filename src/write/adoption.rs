@@ -5,10 +5,10 @@
 //! matches its digest and is refused as before, with its diff.
 //!
 //! Format (version 1, sorted keys, 2-space JSON, trailing newline):
-//! `{"version": 1, "files": {path: "sha256:.."}, "items": {path: [item source path, ..]}}`, each
-//! digest taken as the manifest takes it ([`crate::hash::content_digest`]: line ends
-//! normalised); `items` names the items each file became, and is absent in records written
-//! before it existed.
+//! `{"version": 1, "files": {path: "sha256:.."}, "items": {path: {item source path: "sha256:.."}}}`,
+//! each digest taken as the manifest takes it ([`crate::hash::content_digest`]: line ends
+//! normalised); `items` names the item files each file became, with the digest of the bytes the
+//! import wrote, and is absent in records written before it existed.
 //!
 //! The record only ever grants the writer leave to replace a file at a path it generates; it is
 //! never a reason to read or delete anything, so a damaged or hand-edited record is safe to
@@ -32,7 +32,7 @@ struct Stored {
     version: u32,
     files: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    items: BTreeMap<String, Vec<String>>,
+    items: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 /// What the record holds.
@@ -41,10 +41,10 @@ pub(crate) struct Record {
     /// Project-relative path of each file the import read → `sha256:<hex>` digest of the bytes
     /// it read.
     pub files: BTreeMap<String, String>,
-    /// Project-relative path of each file the import read → the project-relative source paths
-    /// of the items made from it (`.ai-rulez/rules/web-react.md`), in creation order. Files
-    /// recorded by an older import have no entry.
-    pub items: BTreeMap<String, Vec<String>>,
+    /// Project-relative path of each file the import read → the project-relative source path
+    /// of each item file made from it (`.ai-rulez/rules/web-react.md`) → `sha256:<hex>` digest
+    /// of the bytes the import wrote there. Files recorded by an older import have no entry.
+    pub items: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 /// Where the record of a project whose manifest is `manifest_path` lives: in the machine-local
@@ -106,7 +106,7 @@ pub(crate) fn record(dir: &ProjectDir, config_folder: &str, imported: Record) ->
 }
 
 /// The recorded files some of whose items (as the record names them) are no longer among
-/// `items`, with the missing items' source paths in record order. Such a file is not adopted:
+/// `items`, with the missing items' source paths in path order. Such a file is not adopted:
 /// the deleted items' text is in it and nowhere else. Files recorded without their items (by
 /// an older import) are not listed.
 #[must_use]
@@ -122,7 +122,7 @@ pub(crate) fn deleted_items(
         .filter(|(path, _)| imported.files.contains_key(*path))
         .filter_map(|(path, sources)| {
             let missing: Vec<String> = sources
-                .iter()
+                .keys()
                 .filter(|source| !present.contains(source.as_str()))
                 .cloned()
                 .collect();
@@ -136,17 +136,17 @@ pub(crate) fn deleted_items(
 /// agents or commands folder, or its rules folder nested in a sub-folder when it reads those),
 /// whose items this plan writes into a file that assistant also reads (its own folder, or a
 /// root file such as `AGENTS.md`, by the `reads` lists of `templates/presets/`). That
-/// assistant then reads the text twice, and nothing else would say so. ai-rulez never deletes
+/// assistant then reads the rule twice, and nothing else would say so. ai-rulez never deletes
 /// the file (it did not write it), so the warning names it for the user to delete, with the
-/// generated files that carry the text (at most [`NAMED_OUTPUTS`]; the assistant's own folder
+/// generated files that carry the items (at most [`NAMED_OUTPUTS`]; the assistant's own folder
 /// first, then by path) so the two can be compared first.
 ///
-/// Which items: those the record names for the file, while they exist. A file still holding
-/// the bytes the import read is named while one of them still holds its body (trimmed, equal);
-/// a file edited since is named while one of them exists, since its change is in neither copy
-/// the assistant reads twice. A file with an empty body, whose items are gone, or (unchanged)
-/// whose items were edited, gets no warning. For a file an older import recorded without its
-/// items, the items holding its body stand for them.
+/// Which items: those the record names for the file, while they exist. While the file and
+/// every one of them still hold the bytes of the import, the warning says the text is in the
+/// items now; once either side changed, it says which, since the assistant then reads two
+/// versions and deleting the file may drop what only it says. A file with an empty body, whose
+/// items are all gone, or recorded by an older import without its items, gets no warning: which
+/// items hold its text can then not be told.
 ///
 /// Input: the record (as [`read`] returns it), the planned outputs by path, and the project's
 /// items. Output: one sentence per such file, in path order. Never fails: a file that cannot be
@@ -171,6 +171,7 @@ pub(crate) fn left_beside_outputs(
     };
     left.into_iter()
         .filter_map(|(path, digest)| {
+            let recorded = imported.items.get(path.as_str())?;
             // The assistant whose own folder holds the file: others may read that folder
             // too (Crush reads `.cursor/rules`), but the file was written for this one.
             let readers: Vec<&crate::presets::PresetSpec> = specs
@@ -182,27 +183,27 @@ pub(crate) fn left_beside_outputs(
             }
             let (bytes, _) = dir.read(path, crate::content::MAX_FILE_BYTES).ok().flatten()?;
             let document = crate::frontmatter::parse(path, &bytes).ok()?;
-            let body = document.body.trim();
-            if body.is_empty() {
+            if document.body.trim().is_empty() {
                 return None;
             }
-            let unchanged = crate::hash::content_digest(path, &bytes) == *digest;
-            let holders: Vec<&crate::content::Item> = match imported.items.get(path.as_str()) {
-                Some(sources) => items
-                    .iter()
-                    .filter(|item| sources.contains(&item.source_path))
-                    .filter(|item| !unchanged || item.body.trim() == body)
-                    .collect(),
-                None if unchanged => items
-                    .iter()
-                    .filter(|item| item.body.trim() == body)
-                    .collect(),
-                // Without the record's items, an edited file's items cannot be told.
-                None => Vec::new(),
-            };
+            let holders: Vec<&crate::content::Item> = items
+                .iter()
+                .filter(|item| recorded.contains_key(&item.source_path))
+                .collect();
             if holders.is_empty() {
                 return None;
             }
+            let file_changed = crate::hash::content_digest(path, &bytes) != *digest;
+            let items_changed = holders.len() < recorded.len()
+                || holders.iter().any(|item| {
+                    dir.read(&item.source_path, crate::content::MAX_FILE_BYTES)
+                        .ok()
+                        .flatten()
+                        .is_none_or(|(now, _)| {
+                            Some(&crate::hash::content_digest(&item.source_path, &now))
+                                != recorded.get(&item.source_path)
+                        })
+                });
             let read_by_them =
                 |output: &str| readers.iter().any(|spec| spec_reads(spec, output));
             let carriers = outputs_carrying(&holders, outputs, read_by_them, path);
@@ -214,15 +215,20 @@ pub(crate) fn left_beside_outputs(
             let carriers = carriers.join(", ");
             let labels: Vec<&str> = readers.iter().map(|spec| spec.label.as_str()).collect();
             let labels = labels.join(" and ");
-            Some(if unchanged {
-                format!(
-                    "{path}: its text is in {sources} now (it was imported), and `generate` writes it into {carriers}, which {labels} also reads, so {labels} reads the text twice; delete {path} once the generated files are right (ai-rulez never deletes a file it did not write)"
-                )
-            } else {
-                format!(
-                    "{path}: changed since it was imported into {sources}, and the change is not in .ai-rulez/; `generate` writes {sources} into {carriers}, which {labels} also reads, so {labels} reads both; copy what you want to keep into {sources}, then delete {path} (ai-rulez never deletes a file it did not write)"
-                )
-            })
+            let never = "(ai-rulez never deletes a file it did not write)";
+            let changed = match (file_changed, items_changed) {
+                (false, false) => {
+                    return Some(format!(
+                        "{path}: its text is in {sources} now (it was imported), and `generate` writes it into {carriers}, which {labels} also reads, so {labels} reads the text twice; delete {path} once the generated files are right {never}"
+                    ));
+                }
+                (true, false) => format!("changed since it was imported into {sources}"),
+                (false, true) => format!("{sources} changed since it was imported from it"),
+                (true, true) => format!("it and {sources} both changed since the import"),
+            };
+            Some(format!(
+                "{path}: {changed}, and `generate` writes {sources} into {carriers}, which {labels} also reads, so {labels} reads two versions of the rule; make {sources} say what you want kept, then delete {path} {never}"
+            ))
         })
         .collect()
 }
@@ -322,7 +328,7 @@ mod tests {
             files: BTreeMap::from([("CLAUDE.md".to_owned(), "sha256:aa".to_owned())]),
             items: BTreeMap::from([(
                 "CLAUDE.md".to_owned(),
-                vec![".ai-rulez/rules/old.md".to_owned()],
+                BTreeMap::from([(".ai-rulez/rules/old.md".to_owned(), "sha256:01".to_owned())]),
             )]),
         };
         record(&dir, ".ai-rulez", first).unwrap();
@@ -333,17 +339,17 @@ mod tests {
             ]),
             items: BTreeMap::from([(
                 "AGENTS.md".to_owned(),
-                vec![
-                    ".ai-rulez/rules/a.md".to_owned(),
-                    ".ai-rulez/context/b.md".to_owned(),
-                ],
+                BTreeMap::from([
+                    (".ai-rulez/rules/a.md".to_owned(), "sha256:02".to_owned()),
+                    (".ai-rulez/context/b.md".to_owned(), "sha256:03".to_owned()),
+                ]),
             )]),
         };
         record(&dir, ".ai-rulez", second).unwrap();
         let path = ".ai-rulez/local/imported.json";
         assert_eq!(
             fs_err::read_to_string(folder.path().join(path)).unwrap(),
-            "{\n  \"version\": 1,\n  \"files\": {\n    \"AGENTS.md\": \"sha256:bb\",\n    \"CLAUDE.md\": \"sha256:cc\"\n  },\n  \"items\": {\n    \"AGENTS.md\": [\n      \".ai-rulez/rules/a.md\",\n      \".ai-rulez/context/b.md\"\n    ]\n  }\n}\n"
+            "{\n  \"version\": 1,\n  \"files\": {\n    \"AGENTS.md\": \"sha256:bb\",\n    \"CLAUDE.md\": \"sha256:cc\"\n  },\n  \"items\": {\n    \"AGENTS.md\": {\n      \".ai-rulez/context/b.md\": \"sha256:03\",\n      \".ai-rulez/rules/a.md\": \"sha256:02\"\n    }\n  }\n}\n"
         );
         assert_eq!(
             fs_err::read_to_string(folder.path().join(".ai-rulez/local/.gitignore")).unwrap(),

@@ -349,12 +349,45 @@ fn a_left_imported_file_is_named_for_its_own_items_and_again_once_edited() {
     assert_eq!(
         warned,
         [
-            "warning: packages/web/.cursor/rules/style.mdc: changed since it was imported into .ai-rulez/rules/packages-web-style.md, and the change is not in .ai-rulez/; `generate` writes .ai-rulez/rules/packages-web-style.md into .cursor/rules/packages-web-style.mdc, which Cursor also reads, so Cursor reads both; copy what you want to keep into .ai-rulez/rules/packages-web-style.md, then delete packages/web/.cursor/rules/style.mdc (ai-rulez never deletes a file it did not write)"
+            "warning: packages/web/.cursor/rules/style.mdc: changed since it was imported into .ai-rulez/rules/packages-web-style.md, and `generate` writes .ai-rulez/rules/packages-web-style.md into .cursor/rules/packages-web-style.mdc, which Cursor also reads, so Cursor reads two versions of the rule; make .ai-rulez/rules/packages-web-style.md say what you want kept, then delete packages/web/.cursor/rules/style.mdc (ai-rulez never deletes a file it did not write)"
         ],
         "{stderr}"
     );
     // Both nested files are as the user left them.
     assert_eq!(project.read("packages/api/.cursor/rules/style.mdc"), rule);
+    // An edited item reads as two versions as well, from the item's side.
+    let item_edited = Project::empty();
+    item_edited.write("packages/web/.cursor/rules/style.mdc", rule);
+    item_edited
+        .run(&["import", "--from", "cursor"])
+        .expect_code(0);
+    item_edited.write(
+        ".ai-rulez/rules/packages-web-style.md",
+        "---\ndescription: Style\npaths:\n  - packages/web/**\n---\n\nUse spaces.\n",
+    );
+    let run = item_edited.run(&["generate"]);
+    run.expect_code(0);
+    assert!(
+        run.stderr().contains(
+            "warning: packages/web/.cursor/rules/style.mdc: .ai-rulez/rules/packages-web-style.md changed since it was imported from it, and `generate` writes .ai-rulez/rules/packages-web-style.md into .cursor/rules/packages-web-style.mdc, which Cursor also reads, so Cursor reads two versions of the rule;"
+        ),
+        "{}",
+        run.stderr()
+    );
+    // A record written before it named the items says nothing: which item holds the text can
+    // no longer be told, and a wrong guess would tell the user to delete a rule.
+    let record = item_edited.read(".ai-rulez/local/imported.json");
+    let (files, _) = record
+        .split_once(",\n  \"items\"")
+        .expect("items in the record");
+    item_edited.write(".ai-rulez/local/imported.json", format!("{files}\n}}\n"));
+    let old_record = item_edited.run(&["generate"]);
+    old_record.expect_code(0);
+    assert!(
+        !old_record.stderr().contains("packages/web/.cursor"),
+        "{}",
+        old_record.stderr()
+    );
     assert_eq!(
         project.read("packages/web/.cursor/rules/style.mdc"),
         format!("{rule}Indent JSX by two.\n")
@@ -387,7 +420,7 @@ fn an_imported_file_is_not_adopted_once_an_item_made_of_it_was_deleted() {
     project.run(&["import", "--from", "cursor"]).expect_code(0);
     let record = project.read(".ai-rulez/local/imported.json").replace(
         "\".ai-rulez/rules/a.md\"",
-        "\".ai-rulez/rules/a.md\", \".ai-rulez/rules/gone.md\"",
+        "\".ai-rulez/rules/gone.md\": \"sha256:00\", \".ai-rulez/rules/a.md\"",
     );
     project.write(".ai-rulez/local/imported.json", &record);
     let blocked = project.run(&["generate"]);
