@@ -113,23 +113,26 @@ pub fn try_expand_braces(pattern: &str) -> Result<Vec<String>, String> {
 /// recursion depth is bounded by the number of `{` in the pattern (each level consumes one), and
 /// the output by [`limits::MAX_BRACE_EXPANSIONS`], checked before each push.
 fn expand_from(pattern: &str, from: usize, expanded: &mut Vec<String>) -> Result<(), String> {
-    let Some(open) = pattern[from..].find('{').map(|offset| from + offset) else {
+    let Some(open) = outside_classes(pattern, from)
+        .find(|(_, character)| *character == '{')
+        .map(|(index, _)| index)
+    else {
         return push_expansion(pattern, expanded);
     };
     let mut depth = 0_usize;
     let mut close = None;
     let mut splits = Vec::new();
-    for (index, character) in pattern[open..].char_indices() {
+    for (index, character) in outside_classes(pattern, open) {
         match character {
             '{' => depth += 1,
             '}' => {
                 depth -= 1;
                 if depth == 0 {
-                    close = Some(open + index);
+                    close = Some(index);
                     break;
                 }
             }
-            ',' if depth == 1 => splits.push(open + index),
+            ',' if depth == 1 => splits.push(index),
             _ => {}
         }
     }
@@ -150,6 +153,44 @@ fn expand_from(pattern: &str, from: usize, expanded: &mut Vec<String>) -> Result
         expand_from(&format!("{prefix}{alternative}{suffix}"), open, expanded)?;
     }
     Ok(())
+}
+
+/// The characters of `pattern` from byte `from` on, with their byte positions, leaving out
+/// those inside a character class (`[{]`, `[,]`, `[]]`, `[!a]`): a brace or comma there is a
+/// literal character, as [`globset::escape`] writes one, not part of a `{a,b}` group. A `[`
+/// without its `]` is an ordinary character.
+fn outside_classes(pattern: &str, from: usize) -> impl Iterator<Item = (usize, char)> + '_ {
+    let mut skip_to = from;
+    pattern[from..]
+        .char_indices()
+        .map(move |(offset, character)| (from + offset, character))
+        .filter(move |(index, character)| {
+            if *index < skip_to {
+                return false;
+            }
+            if *character == '['
+                && let Some(end) = class_end(pattern, *index)
+            {
+                skip_to = end + 1;
+                return false;
+            }
+            true
+        })
+}
+
+/// The byte position of the `]` closing the character class opened by the `[` at `open`: a
+/// `]` right after the `[` (or after `[!` / `[^`) is part of the class. `None` when the class
+/// never closes.
+fn class_end(pattern: &str, open: usize) -> Option<usize> {
+    let bytes = pattern.as_bytes();
+    let mut index = open + 1;
+    if matches!(bytes.get(index), Some(b'!' | b'^')) {
+        index += 1;
+    }
+    if bytes.get(index) == Some(&b']') {
+        index += 1;
+    }
+    pattern[index..].find(']').map(|offset| index + offset)
 }
 
 fn push_expansion(pattern: &str, expanded: &mut Vec<String>) -> Result<(), String> {
@@ -315,7 +356,11 @@ fn target_matcher(target: &str) -> Result<GlobSet, String> {
 fn anchored_glob(pattern: &str) -> Result<Glob, String> {
     let pattern = pattern.trim_start_matches("./");
     check_pattern_size(pattern)?;
-    let anchored = if pattern.contains('/') {
+    let anchored = if pattern.ends_with('/') {
+        // A folder names every file below it, as the assistants' files get it
+        // (see [`output_globs`]).
+        format!("{}**", pattern.trim_start_matches('/'))
+    } else if pattern.contains('/') {
         pattern.trim_start_matches('/').to_owned()
     } else {
         format!("**/{pattern}")
@@ -422,6 +467,28 @@ mod tests {
         );
         assert_eq!(expand_braces("{a,b{c,d}}.rs"), ["a.rs", "bc.rs", "bd.rs"]);
         assert_eq!(expand_braces("x{y"), ["x{y"]);
+    }
+
+    #[test]
+    fn braces_and_commas_inside_a_character_class_are_literal() {
+        // A folder named `{a,b}`, escaped as `globset::escape` writes it.
+        let escaped = format!("app/{}/**/*.ts", globset::escape("{a,b}"));
+        assert_eq!(escaped, "app/[{]a,b[}]/**/*.ts");
+        assert_eq!(expand_braces(&escaped), [escaped.as_str()]);
+        assert_eq!(expand_braces("a/[]]{x,y}"), ["a/[]]x", "a/[]]y"]);
+        assert_eq!(expand_braces("a/[!,]{x,y}"), ["a/[!,]x", "a/[!,]y"]);
+        assert_eq!(expand_braces("a/[{x,y}"), ["a/[x", "a/[y"]);
+        let matcher = matcher(&[escaped]).expect("compiles");
+        assert!(matcher.is_match("app/{a,b}/src/x.ts"));
+        assert!(!matcher.is_match("app/a/src/x.ts"));
+    }
+
+    #[test]
+    fn a_folder_pattern_names_every_file_below_it() {
+        let matcher = matcher(&["pk/src/".to_owned()]).expect("compiles");
+        assert!(matcher.is_match("pk/src/y.ts"));
+        assert!(matcher.is_match("pk/src/deep/y.ts"));
+        assert!(!matcher.is_match("pk/other/y.ts"));
     }
 
     #[test]

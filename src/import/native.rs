@@ -138,14 +138,25 @@ fn cursor_rule(tree: &Tree<'_>, path: &str, scope: Option<&str>, found: &mut Fou
     }
     let values = &document.values;
     let description = text_of(values, "description");
-    let globs = globs_to_keep(path, meaningful_globs(globs_of(values.get("globs"))), found);
+    let written_globs = meaningful_globs(globs_of(values.get("globs")));
+    let had_globs = !written_globs.is_empty();
+    let globs = globs_to_keep(path, written_globs, found);
     let always = values.get("alwaysApply") == Some(&Value::Bool(true));
+    // A rule whose every glob was left out would otherwise widen to every file (or to its
+    // whole folder); read only when asked for, it applies to nothing it did not before.
+    let every_glob_left_out = had_globs && globs.is_empty() && !always;
     let scope_rule = match scope {
+        _ if every_glob_left_out => Scope {
+            description,
+            globs: Vec::new(),
+            activation: Activation::Manual,
+        },
         None if always => Scope::from_globs(description, Vec::new()),
         None if !globs.is_empty() => Scope::from_globs(description, globs),
         Some(folder) if always || !globs.is_empty() || description.is_some() => {
-            // The folder's name is literal: `app/[id]` must not become a character class.
-            let folder_glob = globset::escape(folder);
+            // The folder's name is literal: `app/[id]` must not become a character class, nor
+            // `a\b` an escaped `b`.
+            let folder_glob = globset::escape(folder).replace('\\', "\\\\");
             let rebased = if always || globs.is_empty() {
                 vec![format!("{folder_glob}/**")]
             } else {
@@ -188,26 +199,56 @@ fn cursor_rule(tree: &Tree<'_>, path: &str, scope: Option<&str>, found: &mut Fou
 /// Cursor nor ai-rulez documents and which would match only names starting with `!`, and a
 /// glob with a `..` component, which points outside the folder the rule is read for.
 fn globs_to_keep(path: &str, globs: Vec<String>, found: &mut Found) -> Vec<String> {
-    let (kept, left_out): (Vec<String>, Vec<String>) = globs.into_iter().partition(|glob| {
-        !glob.starts_with('!') && !glob.split('/').any(|component| component == "..")
-    });
-    for glob in &left_out {
-        let why = if glob.starts_with('!') {
-            "a negation, which Cursor does not document and ai-rulez would read as a name starting with `!`"
-        } else {
-            "it points outside the folder the rule is read for (`..`)"
-        };
+    let mut kept = Vec::new();
+    let mut left_out = Vec::new();
+    for glob in globs {
+        if glob.starts_with('!') {
+            left_out.push((glob, "a negation, which Cursor does not document and ai-rulez would read as a name starting with `!`"));
+            continue;
+        }
+        match without_dot_dot(&glob) {
+            Some(inside) => kept.push(inside),
+            None => left_out.push((
+                glob,
+                "it points outside the folder the rule is read for (`..`)",
+            )),
+        }
+    }
+    for (glob, why) in &left_out {
         found.notes.push(format!(
             "{path}: glob `{}` left out: {why}; {}",
             crate::lint::screen::escape_unreadable(glob),
             if kept.is_empty() {
-                "with no glob left, the rule is imported as if it had none: check its scope"
+                "with no glob left, the rule is imported as manual (read when asked for by name), so it applies to no file it did not apply to before: give it `paths` to scope it again"
             } else {
                 "the rule keeps its other globs"
             }
         ));
     }
     kept
+}
+
+/// `glob` with each `..` taken back against the folder before it (`src/../top.ts` is
+/// `top.ts`), or `None` when a `..` climbs above the glob's start or undoes a wildcard
+/// component (`**/..`), whose folder cannot be told.
+fn without_dot_dot(glob: &str) -> Option<String> {
+    if !glob.split('/').any(|component| component == "..") {
+        return Some(glob.to_owned());
+    }
+    let mut components: Vec<&str> = Vec::new();
+    for component in glob.split('/') {
+        match component {
+            ".." => {
+                let undone = components.pop()?;
+                if undone.contains(['*', '?', '[', '{']) {
+                    return None;
+                }
+            }
+            "." => {}
+            other => components.push(other),
+        }
+    }
+    (!components.is_empty()).then(|| components.join("/"))
 }
 
 /// Copilot: `applyTo` globs (`**` is every file); without `applyTo`, a description makes the

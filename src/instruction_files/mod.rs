@@ -517,7 +517,12 @@ fn walk(root: &Path, config_dir_relative: &str) -> Walked {
         })
         .filter_map(|entry| {
             let relative = entry.path().strip_prefix(root).ok()?.to_str()?;
-            let relative = relative.replace('\\', "/");
+            // Only Windows separates folders with `\`; elsewhere it is part of a name.
+            let relative = if std::path::MAIN_SEPARATOR == '\\' {
+                relative.replace('\\', "/")
+            } else {
+                relative.to_owned()
+            };
             if placement(&relative).is_some() {
                 return Some(relative);
             }

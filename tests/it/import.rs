@@ -900,6 +900,69 @@ fn a_nested_rule_keeps_its_folder_literal_and_leaves_out_globs_it_cannot_keep() 
         "{}",
         other.stdout()
     );
+
+    // Braces, commas and backslashes in a folder's name stay literal too, in the item and in
+    // the Cursor rule generated from it; a `..` that stays inside the folder is taken back,
+    // and a rule whose every glob is left out becomes manual instead of covering the folder.
+    let odd = Project::empty();
+    odd.write(
+        "app/{a,b}/.cursor/rules/r.mdc",
+        "---\nglobs: \"**/*.ts\"\n---\nBraces.\n",
+    );
+    odd.write(
+        "app/back\\slash/.cursor/rules/r.mdc",
+        "---\nglobs: \"**/*.ts\"\n---\nSlash.\n",
+    );
+    odd.write(
+        "pk/.cursor/rules/d.mdc",
+        "---\ndescription: D\nglobs: src/../top.ts\n---\nD.\n",
+    );
+    odd.write(
+        "pk/.cursor/rules/e.mdc",
+        "---\ndescription: E\nglobs: ../*.ts\n---\nE.\n",
+    );
+    odd.run(&["import", "--from", "cursor"]).expect_code(0);
+    let paths = |id: &str| {
+        let text = odd.read(&format!(".ai-rulez/rules/{id}.md"));
+        text.split("---\n").nth(1).expect("frontmatter").to_owned()
+    };
+    assert_eq!(paths("app-a-b-r"), "paths:\n  - app/[{]a,b[}]/**/*.ts\n");
+    assert_eq!(
+        paths("app-back-slash-r"),
+        "paths:\n  - app/back\\\\slash/**/*.ts\n"
+    );
+    assert_eq!(paths("pk-d"), "description: D\npaths:\n  - pk/top.ts\n");
+    assert_eq!(paths("pk-e"), "description: E\nactivation: manual\n");
+    odd.run(&["generate"]).expect_code(0);
+    assert!(
+        odd.read(".cursor/rules/app-a-b-r.mdc")
+            .contains("globs: app/[{]a,b[}]/**/*.ts\n"),
+        "{}",
+        odd.read(".cursor/rules/app-a-b-r.mdc")
+    );
+    for (path, rule) in [
+        ("app/{a,b}/src/x.ts", "app-a-b-r"),
+        ("app/back\\slash/x.ts", "app-back-slash-r"),
+        ("pk/top.ts", "pk-d"),
+    ] {
+        let explain = odd.run(&["explain", path]);
+        assert!(
+            explain.stdout().contains(&format!("## rule {rule} ")),
+            "{path}: {}",
+            explain.stdout()
+        );
+    }
+    for (path, rule) in [
+        ("app/a/src/x.ts", "app-a-b-r"),
+        ("app/backslash/x.ts", "app-back-slash-r"),
+    ] {
+        let explain = odd.run(&["explain", path]);
+        assert!(
+            !explain.stdout().contains(rule),
+            "{path}: {}",
+            explain.stdout()
+        );
+    }
 }
 
 #[test]
