@@ -183,6 +183,25 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
     // A file where a folder of the new files must go (`.ai-rulez/rules` as a file) reads as
     // nothing there; found only when creating, it would leave the import half done.
     let mut folders = HashSet::new();
+    // The record of imported files is written last, into the machine-local folder: a link
+    // there found only then would leave the items written and the record missing.
+    if !dry_run {
+        for path in [
+            ".ai-rulez/local/imported.json",
+            ".ai-rulez/local/.gitignore",
+        ] {
+            dir.not_a_folder_on_the_way(path, &mut folders)?;
+            if dir
+                .info(path)?
+                .is_some_and(|info| info.kind == crate::confined_fs::EntryKind::Symlink)
+            {
+                return Err(Error::refused(
+                    path,
+                    "is a symlink; ai-rulez never writes through symlinks (a committed link could point anywhere), so nothing was written. Replace it with a real file, then run the import again",
+                ));
+            }
+        }
+    }
     for path in &created {
         if let Some(folder) = dir.not_a_folder_on_the_way(path, &mut folders)? {
             return Err(Error::refused(

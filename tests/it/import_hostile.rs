@@ -518,3 +518,34 @@ fn linked_rule_files_and_folders_anywhere_are_named_and_the_rest_is_imported() {
         "{stderr}"
     );
 }
+
+/// A link where the machine-local record goes is found before the first item is written, so
+/// the import writes nothing at all instead of items without their record.
+#[test]
+fn a_linked_local_folder_stops_the_import_before_anything_is_written() {
+    let project = Project::empty();
+    project.write(
+        ".cursor/rules/root.mdc",
+        "---\nalwaysApply: true\n---\nR.\n",
+    );
+    fs_err::create_dir_all(project.path().join("victim")).expect("folder");
+    fs_err::create_dir_all(project.path().join(".ai-rulez")).expect("folder");
+    std::os::unix::fs::symlink("../victim", project.path().join(".ai-rulez/local"))
+        .expect("symlink");
+    let before = project.files();
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(1);
+    assert!(
+        run.stderr()
+            .starts_with("error: .ai-rulez/local: is (or is inside) a symlink;"),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(project.files(), before);
+    assert_eq!(
+        fs_err::read_dir(project.path().join("victim"))
+            .expect("list")
+            .count(),
+        0
+    );
+}
