@@ -261,7 +261,9 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
             files,
             items: items_by_origin,
         };
-        crate::write::adoption::record(&dir, ".ai-rulez", imported)?;
+        found
+            .notes
+            .extend(crate::write::adoption::record(&dir, ".ai-rulez", imported)?);
         // Last: items created and the config not yet updated is what importing again completes.
         if let Some((_, text)) = &config_edit {
             dir.write(config_path, text.as_bytes(), 0o644)?;

@@ -58,37 +58,68 @@ pub(crate) fn path_for(manifest_path: &str) -> Option<String> {
 }
 
 /// The record at `record_path`. Empty when there is none, or when it cannot be read or parsed
-/// (see the module documentation: ignoring it is always safe).
+/// (see the module documentation: ignoring it is always safe); then the sentence says why a
+/// record that is there was ignored: it cannot be read
+/// (a symlink, over 16 MiB), is not the JSON of this format (naming the line and column), or
+/// has a version this build does not know. `None` when there is no record or it was read.
 #[must_use]
-pub(crate) fn read(dir: &ProjectDir, record_path: &str) -> Record {
-    let Ok(Some((bytes, _))) = dir.read(record_path, MAX_RECORD_BYTES) else {
-        return Record::default();
+pub(crate) fn read_checked(dir: &ProjectDir, record_path: &str) -> (Record, Option<String>) {
+    let bytes = match dir.read(record_path, MAX_RECORD_BYTES) {
+        Ok(Some((bytes, _))) => bytes,
+        Ok(None) => return (Record::default(), None),
+        Err(error) => return (Record::default(), Some(error.to_string())),
     };
-    serde_json::from_slice::<Stored>(&bytes)
-        .ok()
-        .filter(|stored| stored.version == 1)
-        .map(|stored| Record {
-            files: stored.files,
-            items: stored.items,
-        })
-        .unwrap_or_default()
+    match serde_json::from_slice::<Stored>(&bytes) {
+        Ok(stored) if stored.version == 1 => (
+            Record {
+                files: stored.files,
+                items: stored.items,
+            },
+            None,
+        ),
+        Ok(stored) => (
+            Record::default(),
+            Some(format!(
+                "version {} is not one this ai-rulez knows (1)",
+                stored.version
+            )),
+        ),
+        Err(error) => (
+            Record::default(),
+            Some(format!("not a record of imported files: {error}")),
+        ),
+    }
+}
+
+/// The warning for a record [`read_checked`] ignored for `why`.
+#[must_use]
+pub(crate) fn ignored_record_warning(record_path: &str, why: &str) -> String {
+    format!(
+        "{record_path}: ignored ({why}); the files `ai-rulez import` read count as hand-written, so `generate` asks before replacing them. Import them again to record them anew, or delete the record"
+    )
 }
 
 /// Adds `imported` (as [`read`] returns it) to the record of the config folder
 /// `config_folder` (e.g. `.ai-rulez`), replacing the entries already there for the same
 /// paths and keeping the others, and makes sure the machine-local folder keeps itself out of
 /// git. The record is replaced whole (temporary file and rename), so a crash leaves the old
-/// record or the new one.
+/// record or the new one. A record that could not be read is replaced; the output then says
+/// why it was (see [`read_checked`]), for a note.
 ///
 /// Errors: [`crate::error::Error::Refused`] for a symlink on the way; I/O errors.
-pub(crate) fn record(dir: &ProjectDir, config_folder: &str, imported: Record) -> Result<()> {
+pub(crate) fn record(
+    dir: &ProjectDir,
+    config_folder: &str,
+    imported: Record,
+) -> Result<Option<String>> {
     if imported.files.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let local_folder = format!("{config_folder}/local");
     crate::local_state::keep_folder_out_of_git(dir, &local_folder)?;
     let record_path = format!("{local_folder}/{FILE_NAME}");
-    let mut recorded = read(dir, &record_path);
+    // A damaged record is replaced: what it held could not be used anyway.
+    let (mut recorded, damaged) = read_checked(dir, &record_path);
     for path in imported.files.keys() {
         // A file imported again became the items of this import, not those of the last one.
         recorded.items.remove(path);
@@ -102,7 +133,12 @@ pub(crate) fn record(dir: &ProjectDir, config_folder: &str, imported: Record) ->
     };
     let mut text = serde_json::to_string_pretty(&stored).map_err(std::io::Error::other)?;
     text.push('\n');
-    dir.write(&record_path, text.as_bytes(), 0o644)
+    dir.write(&record_path, text.as_bytes(), 0o644)?;
+    Ok(damaged.map(|why| {
+        format!(
+            "{record_path}: replaced, since it could not be used ({why}); the files earlier imports recorded in it count as hand-written, so `generate` asks before replacing them"
+        )
+    }))
 }
 
 /// The recorded files some of whose items (as the record names them) are no longer among
@@ -331,7 +367,7 @@ mod tests {
                 BTreeMap::from([(".ai-rulez/rules/old.md".to_owned(), "sha256:01".to_owned())]),
             )]),
         };
-        record(&dir, ".ai-rulez", first).unwrap();
+        assert_eq!(record(&dir, ".ai-rulez", first).unwrap(), None);
         let second = Record {
             files: BTreeMap::from([
                 ("AGENTS.md".to_owned(), "sha256:bb".to_owned()),
@@ -356,6 +392,18 @@ mod tests {
             "# Written by ai-rulez: this folder describes one machine (usage, ledger, activity).\n*\n"
         );
         fs_err::write(folder.path().join(path), "{\"version\": 1, \"files\": [").unwrap();
-        assert_eq!(read(&dir, path), Record::default());
+        let (damaged, why) = read_checked(&dir, path);
+        assert_eq!(damaged, Record::default());
+        assert_eq!(
+            why.as_deref(),
+            Some(
+                "not a record of imported files: invalid type: sequence, expected a map at line 1 column 24"
+            )
+        );
+        fs_err::write(folder.path().join(path), "{\"version\": 7, \"files\": {}}").unwrap();
+        assert_eq!(
+            read_checked(&dir, path).1.as_deref(),
+            Some("version 7 is not one this ai-rulez knows (1)")
+        );
     }
 }

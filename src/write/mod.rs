@@ -204,9 +204,20 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
     // Files `ai-rulez import` read and that still hold those bytes are provably in .ai-rulez/
     // now: their digests prove them replaceable (never deletable: only `files` are orphans).
     // Unless an item made of the file was deleted since: its text is then nowhere else.
-    let imported = adoption::path_for(&settings.manifest_path)
-        .map(|path| adoption::read(settings.dir, &path))
-        .unwrap_or_default();
+    let mut manifest_warnings = manifest_warnings;
+    let mut ignored_record = None;
+    let imported = match adoption::path_for(&settings.manifest_path) {
+        Some(path) => {
+            let (record, problem) = adoption::read_checked(settings.dir, &path);
+            if let Some(why) = problem {
+                let warning = adoption::ignored_record_warning(&path, &why);
+                manifest_warnings.push(warning.clone());
+                ignored_record = Some(warning);
+            }
+            record
+        }
+        None => adoption::Record::default(),
+    };
     let deleted_items = adoption::deleted_items(&imported, settings.items);
     for (path, digest) in &imported.files {
         if crate::presets::is_output_path(path)
@@ -325,11 +336,17 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
             .filter(|change| change.status == Status::Blocked)
             .filter_map(|change| change.diff.as_deref())
             .collect();
+        // Warnings are not printed with a refusal, and this one may be why a file the import
+        // read is refused.
+        let written = match &ignored_record {
+            Some(warning) => format!("nothing was written (and {warning})"),
+            None => "nothing was written".to_owned(),
+        };
         let reason = if diffs.is_empty() {
-            "nothing was written".to_owned()
+            written
         } else {
             format!(
-                "nothing was written; what `generate` would change in the files it did not write:\n{diffs}"
+                "{written}; what `generate` would change in the files it did not write:\n{diffs}"
             )
         };
         return Err(Error::refused(refused.join("\n"), reason));

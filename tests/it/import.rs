@@ -457,6 +457,43 @@ fn an_imported_always_on_rule_is_sent_by_get_rules_whatever_the_task() {
     server.finish();
 }
 
+/// A record that cannot be used is never ignored in silence: `generate` says so and treats the
+/// files as hand-written, and the next import says it replaced it.
+#[test]
+fn a_damaged_record_of_imported_files_is_named_by_generate_and_import() {
+    let project = Project::empty();
+    project.write(
+        ".cursor/rules/root.mdc",
+        "---\nalwaysApply: true\n---\nR.\n",
+    );
+    project.run(&["import", "--from", "cursor"]).expect_code(0);
+    project.write(
+        ".ai-rulez/local/imported.json",
+        "{\"version\": 1, \"files\": 5}\n",
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(1);
+    assert!(
+        run.stderr().contains(
+            "nothing was written (and .ai-rulez/local/imported.json: ignored (not a record of imported files: invalid type: integer `5`, expected a map at line 1 column 25); the files `ai-rulez import` read count as hand-written, so `generate` asks before replacing them. Import them again to record them anew, or delete the record)"
+        ),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(
+        project.read(".cursor/rules/root.mdc"),
+        "---\nalwaysApply: true\n---\nR.\n"
+    );
+    let again = project.run(&["import", "--from", "cursor"]);
+    again.expect_code(0);
+    assert!(
+        again.stderr().contains("note: .ai-rulez/local/imported.json: replaced, since it could not be used (not a record of imported files:"),
+        "{}",
+        again.stderr()
+    );
+    project.run(&["generate"]).expect_code(0);
+}
+
 #[test]
 fn generate_adopts_every_file_the_import_read_while_it_is_unchanged() {
     // The real Cursor tree's rules carry empty `description:` and `globs:` keys that ai-rulez
