@@ -215,6 +215,20 @@ pub fn check_lock(start: &Path, against: Against, sources_only: bool) -> Result<
         Against::Staged => Snapshot::from_index(&paths.root)?,
     };
     let Some((_, lock_bytes)) = snapshot.read(&paths.lock_file)? else {
+        // Before the first commit with a lock, the one `ai-rulez lock` just wrote is only in
+        // the working tree: staging is all that is left to do, so say exactly what to stage.
+        if against == Against::Staged
+            && let Some(unstaged) = unstaged_fixes(start, &[]).ok().flatten()
+        {
+            return Err(Error::invalid(
+                &paths.lock_file,
+                None,
+                format!(
+                    "no lock staged, but the working tree's lock matches its sources and generated files; stage them with\n    git add {}",
+                    unstaged.join(" ")
+                ),
+            ));
+        }
         let place = if against == Against::Staged {
             "staged"
         } else {

@@ -353,6 +353,33 @@ fn the_hook_names_the_source_of_a_hand_edit_and_says_git_add_when_only_staging_i
     project.run(&["lock", "--check", "--staged"]).expect_code(0);
 }
 
+/// Before the first commit with a lock, the hook names what to stage instead of asking for the
+/// lock that was just written.
+#[test]
+fn the_hook_names_what_to_stage_when_the_first_lock_is_not_staged_yet() {
+    let project = generated_claude_project();
+    git_ok(&project, &["init", "-q", "."]);
+    project.run(&["lock"]).expect_code(0);
+    let hook = project.run(&["lock", "--check", "--staged"]);
+    hook.expect_code(1);
+    assert_eq!(
+        hook.stderr(),
+        "error: .ai-rulez/ai-rulez.lock: no lock staged, but the working tree's lock matches its sources and generated files; stage them with\n    \
+         git add .ai-rulez/.generated-manifest.json .ai-rulez/ai-rulez.lock .ai-rulez/config.toml .ai-rulez/context/overview.md .ai-rulez/rules/style.md .claude/rules/style.md CLAUDE.md\n"
+    );
+    git_ok(&project, &["add", "-A"]);
+    project.run(&["lock", "--check", "--staged"]).expect_code(0);
+    // With no lock anywhere, the lock is what is missing.
+    let bare = generated_claude_project();
+    git_ok(&bare, &["init", "-q", "."]);
+    let hook = bare.run(&["lock", "--check", "--staged"]);
+    hook.expect_code(1);
+    assert_eq!(
+        hook.stderr(),
+        "error: .ai-rulez/ai-rulez.lock: no lock staged; run `ai-rulez lock` (after `ai-rulez generate`) and commit it\n"
+    );
+}
+
 #[test]
 fn generate_says_when_it_leaves_the_lock_stale() {
     let project = generated_claude_project();
