@@ -57,11 +57,11 @@ pub(crate) fn path_for(manifest_path: &str) -> Option<String> {
         .map(|folder| format!("{folder}/local/{FILE_NAME}"))
 }
 
-/// The record at `record_path`. Empty when there is none, or when it cannot be read or parsed
-/// (see the module documentation: ignoring it is always safe); then the sentence says why a
-/// record that is there was ignored: it cannot be read
-/// (a symlink, over 16 MiB), is not the JSON of this format (naming the line and column), or
-/// has a version this build does not know. `None` when there is no record or it was read.
+/// The record at `record_path`, and why a record that is there was ignored. The record is
+/// empty when there is none, or when it cannot be used (see the module documentation: ignoring
+/// it is always safe); the sentence then says why: it cannot be read (a symlink, over 16 MiB),
+/// is not the JSON of this format (naming the line and column), or has a version this build
+/// does not know. The sentence is `None` when there is no record or it was read.
 #[must_use]
 pub(crate) fn read_checked(dir: &ProjectDir, record_path: &str) -> (Record, Option<String>) {
     let bytes = match dir.read(record_path, MAX_RECORD_BYTES) {
@@ -99,7 +99,7 @@ pub(crate) fn ignored_record_warning(record_path: &str, why: &str) -> String {
     )
 }
 
-/// Adds `imported` (as [`read`] returns it) to the record of the config folder
+/// Adds `imported` (as [`read_checked`] returns it) to the record of the config folder
 /// `config_folder` (e.g. `.ai-rulez`), replacing the entries already there for the same
 /// paths and keeping the others, and makes sure the machine-local folder keeps itself out of
 /// git. The record is replaced whole (temporary file and rename), so a crash leaves the old
@@ -184,7 +184,7 @@ pub(crate) fn deleted_items(
 /// items are all gone, or recorded by an older import without its items, gets no warning: which
 /// items hold its text can then not be told.
 ///
-/// Input: the record (as [`read`] returns it), the planned outputs by path, and the project's
+/// Input: the record (as [`read_checked`] returns it), the planned outputs by path, and the project's
 /// items. Output: one sentence per such file, in path order. Never fails: a file that cannot be
 /// looked at is left unnamed.
 #[must_use]
