@@ -163,10 +163,16 @@ fn cursor_rule(tree: &Tree<'_>, path: &str, scope: Option<&str>, found: &mut Fou
                 globs
                     .iter()
                     .map(|glob| {
-                        format!(
-                            "{folder_glob}/{}",
-                            glob.trim_start_matches("./").trim_start_matches('/')
-                        )
+                        // A pattern without `/` matches at any depth below the folder, as it
+                        // does at the root; one with `/` is anchored at the folder.
+                        if glob.contains('/') {
+                            format!(
+                                "{folder_glob}/{}",
+                                glob.trim_start_matches("./").trim_start_matches('/')
+                            )
+                        } else {
+                            format!("{folder_glob}/**/{glob}")
+                        }
                     })
                     .collect()
             };
@@ -229,7 +235,7 @@ fn globs_to_keep(path: &str, globs: Vec<String>, found: &mut Found) -> Vec<Strin
 }
 
 /// `glob` with each `..` taken back against the folder before it (`src/../top.ts` is
-/// `top.ts`), or `None` when a `..` climbs above the glob's start or undoes a wildcard
+/// `./top.ts`), or `None` when a `..` climbs above the glob's start or undoes a wildcard
 /// component (`**/..`), whose folder cannot be told.
 fn without_dot_dot(glob: &str) -> Option<String> {
     if !glob.split('/').any(|component| component == "..") {
@@ -248,7 +254,12 @@ fn without_dot_dot(glob: &str) -> Option<String> {
             other => components.push(other),
         }
     }
-    (!components.is_empty()).then(|| components.join("/"))
+    match components.as_slice() {
+        [] => None,
+        // Written with a folder, the glob stays anchored (`./top.ts`, not any `top.ts`).
+        [only] => Some(format!("./{only}")),
+        _ => Some(components.join("/")),
+    }
 }
 
 /// Copilot: `applyTo` globs (`**` is every file); without `applyTo`, a description makes the

@@ -913,7 +913,7 @@ fn a_nested_rule_keeps_its_folder_literal_and_leaves_out_globs_it_cannot_keep() 
     run.expect_code(0);
     assert_eq!(
         project.read(".ai-rulez/rules/app-id-page.md"),
-        "---\ndescription: Page\npaths:\n  - app/[[]id[]]/*.tsx\n---\n\nDynamic page.\n"
+        "---\ndescription: Page\npaths:\n  - app/[[]id[]]/**/*.tsx\n---\n\nDynamic page.\n"
     );
     assert_eq!(
         project.read(".ai-rulez/rules/pkg-x.md"),
@@ -925,6 +925,13 @@ fn a_nested_rule_keeps_its_folder_literal_and_leaves_out_globs_it_cannot_keep() 
     ] {
         assert!(run.stderr().contains(note), "{}", run.stderr());
     }
+    // A bare pattern matches at any depth below the folder, as Cursor reads it.
+    let deep = project.run(&["explain", "app/[id]/parts/deep/card.tsx"]);
+    assert!(
+        deep.stdout().contains("## rule app-id-page"),
+        "{}",
+        deep.stdout()
+    );
     let own = project.run(&["explain", "app/[id]/page.tsx"]);
     assert!(
         own.stdout().contains("## rule app-id-page"),
