@@ -141,28 +141,60 @@ pub(crate) fn record(
     }))
 }
 
-/// The recorded files some of whose items (as the record names them) are no longer among
-/// `items`, with the missing items' source paths in path order. Such a file is not adopted:
-/// the deleted items' text is in it and nowhere else. Files recorded without their items (by
-/// an older import) are not listed.
+/// The recorded files that may not be adopted although they still hold the bytes the import
+/// read, each with why, as a clause (`.ai-rulez/rules/a.md made of it was deleted since`):
+/// an item the record names for it was deleted or changed since the import wrote it, so the
+/// file may hold text that is nowhere else; or the record does not name its items (an older
+/// import), so that cannot be told. Items are looked at in `dir`, by their source paths.
 #[must_use]
-pub(crate) fn deleted_items(
+pub(crate) fn not_adoptable(
+    dir: &ProjectDir,
     imported: &Record,
     items: &[crate::content::Item],
-) -> BTreeMap<String, Vec<String>> {
+) -> BTreeMap<String, String> {
     let present: std::collections::HashSet<&str> =
         items.iter().map(|item| item.source_path.as_str()).collect();
     imported
-        .items
-        .iter()
-        .filter(|(path, _)| imported.files.contains_key(*path))
-        .filter_map(|(path, sources)| {
-            let missing: Vec<String> = sources
-                .keys()
-                .filter(|source| !present.contains(source.as_str()))
-                .cloned()
-                .collect();
-            (!missing.is_empty()).then(|| (path.clone(), missing))
+        .files
+        .keys()
+        .filter_map(|path| {
+            let Some(sources) = imported.items.get(path) else {
+                return Some((
+                    path.clone(),
+                    "the import that recorded it did not name the items it became, so whether they still hold all of its text cannot be told".to_owned(),
+                ));
+            };
+            let mut deleted = Vec::new();
+            let mut changed = Vec::new();
+            for (source, digest) in sources {
+                if !present.contains(source.as_str()) {
+                    deleted.push(source.as_str());
+                    continue;
+                }
+                let now = dir
+                    .read(source, crate::content::MAX_FILE_BYTES)
+                    .ok()
+                    .flatten()
+                    .map(|(bytes, _)| crate::hash::content_digest(source, &bytes));
+                if now.as_ref() != Some(digest) {
+                    changed.push(source.as_str());
+                }
+            }
+            let clause = |sources: &[&str], what: &str| {
+                let verb = if sources.len() == 1 { "was" } else { "were" };
+                format!("{} made of it {verb} {what} since", sources.join(", "))
+            };
+            let reason = match (deleted.is_empty(), changed.is_empty()) {
+                (true, true) => return None,
+                (false, true) => clause(&deleted, "deleted"),
+                (true, false) => clause(&changed, "changed"),
+                (false, false) => format!(
+                    "{} and {}",
+                    clause(&deleted, "deleted"),
+                    clause(&changed, "changed")
+                ),
+            };
+            Some((path.clone(), reason))
         })
         .collect()
 }

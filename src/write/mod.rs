@@ -218,11 +218,11 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         }
         None => adoption::Record::default(),
     };
-    let deleted_items = adoption::deleted_items(&imported, settings.items);
+    let not_adoptable = adoption::not_adoptable(settings.dir, &imported, settings.items);
     for (path, digest) in &imported.files {
         if crate::presets::is_output_path(path)
             && !old_manifest.files.contains_key(path)
-            && !deleted_items.contains_key(path)
+            && !not_adoptable.contains_key(path)
         {
             old_manifest
                 .alternates
@@ -246,7 +246,7 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         refused_content: std::collections::BTreeMap::new(),
         originals: Vec::new(),
         imported,
-        deleted_items,
+        not_adoptable,
     };
     let stats_path = stat_cache::path_for(&settings.manifest_path)
         .filter(|_| plan.outputs.len() >= stat_cache::LEAST_OUTPUTS);
@@ -397,9 +397,9 @@ struct State<'a> {
     originals: Vec<(String, Vec<u8>, u32)>,
     /// The files `ai-rulez import` read and the items it made of them, see [`adoption`].
     imported: adoption::Record,
-    /// The imported files some of whose items were deleted since, with those items' paths:
-    /// not adopted, since replacing them would lose the deleted items' text.
-    deleted_items: std::collections::BTreeMap<String, Vec<String>>,
+    /// The imported files not adopted although unchanged, with why (see
+    /// [`adoption::not_adoptable`]): replacing them could lose text only they hold.
+    not_adoptable: std::collections::BTreeMap<String, String>,
 }
 
 impl<'a> State<'a> {
@@ -516,10 +516,9 @@ impl<'a> State<'a> {
                     .to_owned(),
             ),
             Status::Edited => Some(edited_detail(path, source)),
-            Status::Blocked if self.deleted_items.contains_key(path) => Some(format!(
-                "`ai-rulez import` read it into .ai-rulez/, but {} made of it {} deleted since, so replacing it would lose that text; to keep the file, move it away (or put the text back into .ai-rulez/); to replace it, run `ai-rulez generate --force`, which saves it as {path}.orig first",
-                self.deleted_items[path].join(", "),
-                if self.deleted_items[path].len() == 1 { "was" } else { "were" }
+            Status::Blocked if self.not_adoptable.contains_key(path) => Some(format!(
+                "`ai-rulez import` read it into .ai-rulez/, but {}, so replacing it could lose text only it holds; to keep the file, move it away (or bring its text into .ai-rulez/ and import it again); to replace it, run `ai-rulez generate --force`, which saves it as {path}.orig first",
+                self.not_adoptable[path]
             )),
             Status::Blocked if self.imported.files.contains_key(path) => Some(format!(
                 "changed since `ai-rulez import` read it into .ai-rulez/; to keep the change, copy it into its item under .ai-rulez/ and run `ai-rulez generate --force`; to drop it, run `ai-rulez generate --force` alone (either saves the file as {path}.orig first)"

@@ -414,28 +414,49 @@ fn an_imported_file_is_not_adopted_once_an_item_made_of_it_was_deleted() {
         run.stdout()
     );
     assert!(project.read("CLAUDE.md").starts_with(original));
-    // A rule file at the path its item is generated to, recorded as the source of a second
-    // item that is gone, is refused like a hand-written file, with why.
+    // A rule file at the path its item is generated to is refused like a hand-written file,
+    // with why, once its item was edited, and when an older record does not name its items.
     project.write(".cursor/rules/a.mdc", "---\nalwaysApply: true\n---\nA.\n");
     project.run(&["import", "--from", "cursor"]).expect_code(0);
-    let record = project.read(".ai-rulez/local/imported.json").replace(
-        "\".ai-rulez/rules/a.md\"",
-        "\".ai-rulez/rules/gone.md\": \"sha256:00\", \".ai-rulez/rules/a.md\"",
+    let record = project.read(".ai-rulez/local/imported.json");
+    project.write(
+        ".ai-rulez/rules/a.md",
+        "---\nactivation: always\n---\n\nA, shorter.\n",
     );
-    project.write(".ai-rulez/local/imported.json", &record);
     let blocked = project.run(&["generate"]);
     blocked.expect_code(1);
     assert!(
         blocked.stderr().starts_with(
-            "error: .cursor/rules/a.mdc: `ai-rulez import` read it into .ai-rulez/, but .ai-rulez/rules/gone.md made of it was deleted since, so replacing it would lose that text;"
+            "error: .cursor/rules/a.mdc: `ai-rulez import` read it into .ai-rulez/, but .ai-rulez/rules/a.md made of it was changed since, so replacing it could lose text only it holds; to keep the file, move it away (or bring its text into .ai-rulez/ and import it again); to replace it, run `ai-rulez generate --force`, which saves it as .cursor/rules/a.mdc.orig first"
         ),
         "{}",
         blocked.stderr()
+    );
+    project.write(
+        ".ai-rulez/rules/a.md",
+        "---\nactivation: always\n---\n\nA.\n",
+    );
+    let without_items = record
+        .split_once(",\n  \"items\"")
+        .map(|(files, _)| format!("{files}\n}}\n"))
+        .expect("items in the record");
+    project.write(".ai-rulez/local/imported.json", &without_items);
+    let old_record = project.run(&["generate"]);
+    old_record.expect_code(1);
+    assert!(
+        old_record.stderr().contains(
+            "but the import that recorded it did not name the items it became, so whether they still hold all of its text cannot be told"
+        ),
+        "{}",
+        old_record.stderr()
     );
     assert_eq!(
         project.read(".cursor/rules/a.mdc"),
         "---\nalwaysApply: true\n---\nA.\n"
     );
+    // With the record as the import wrote it, the file is adopted.
+    project.write(".ai-rulez/local/imported.json", &record);
+    project.run(&["generate"]).expect_code(0);
 }
 
 /// A rule its source turns on for every file stays that way for agents too: `get_rules` sends
