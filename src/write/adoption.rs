@@ -199,6 +199,43 @@ pub(crate) fn not_adoptable(
         .collect()
 }
 
+/// Warnings for imported root files (`CLAUDE.md`, `AGENTS.md`, ...) this run did not adopt but
+/// gave the generated section (a section `create` among `changes`): the file keeps its text,
+/// and the section repeats the items made of it. Each names why the file was kept (from
+/// `not_adoptable`, else that it changed since the import) and the items still there. Files
+/// recorded without their items, or whose items are all gone, get none.
+#[must_use]
+pub(crate) fn kept_beside_section(
+    changes: &[super::Change],
+    imported: &Record,
+    not_adoptable: &BTreeMap<String, String>,
+    items: &[crate::content::Item],
+) -> Vec<String> {
+    changes
+        .iter()
+        .filter(|change| change.section && change.status == super::Status::Create)
+        .filter_map(|change| {
+            let sources = imported.items.get(&change.path)?;
+            let present: Vec<&str> = items
+                .iter()
+                .map(|item| item.source_path.as_str())
+                .filter(|source| sources.contains_key(*source))
+                .collect();
+            if present.is_empty() {
+                return None;
+            }
+            let why = not_adoptable
+                .get(&change.path)
+                .map_or("it changed since the import", String::as_str);
+            Some(format!(
+                "{path}: kept as written ({why}) and given the generated section, which repeats what was imported from it into {}; remove that text from outside the section, so assistants read it once",
+                present.join(", "),
+                path = change.path
+            ))
+        })
+        .collect()
+}
+
 /// Warnings for imported files that stay beside what replaced them: a recorded file still on
 /// disk at a path this plan does not write, in the folder of an assistant (its own rules,
 /// agents or commands folder, or its rules folder nested in a sub-folder when it reads those),

@@ -307,6 +307,13 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
     let imported_twice =
         adoption::left_beside_outputs(settings.dir, &state.imported, &plan.outputs, settings.items);
     state.report.warnings.extend(imported_twice);
+    let kept_beside_section = adoption::kept_beside_section(
+        &state.report.changes,
+        &state.imported,
+        &state.not_adoptable,
+        settings.items,
+    );
+    state.report.warnings.extend(kept_beside_section);
     state
         .report
         .changes

@@ -414,6 +414,13 @@ fn an_imported_file_is_not_adopted_once_an_item_made_of_it_was_deleted() {
         run.stdout()
     );
     assert!(project.read("CLAUDE.md").starts_with(original));
+    assert!(
+        run.stderr().contains(
+            "warning: CLAUDE.md: kept as written (.ai-rulez/rules/secrets.md made of it was deleted since) and given the generated section, which repeats what was imported from it into .ai-rulez/rules/claude.md, .ai-rulez/rules/testing.md; remove that text from outside the section, so assistants read it once\n"
+        ),
+        "{}",
+        run.stderr()
+    );
     // A rule file at the path its item is generated to is refused like a hand-written file,
     // with why, once its item was edited, and when an older record does not name its items.
     project.write(".cursor/rules/a.mdc", "---\nalwaysApply: true\n---\nA.\n");
