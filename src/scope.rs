@@ -181,7 +181,7 @@ fn outside_classes(pattern: &str, from: usize) -> impl Iterator<Item = (usize, c
 /// The byte position of the `]` closing the character class opened by the `[` at `open`: a
 /// `]` right after the `[` (or after `[!` / `[^`) is part of the class. `None` when the class
 /// never closes.
-fn class_end(pattern: &str, open: usize) -> Option<usize> {
+pub(crate) fn class_end(pattern: &str, open: usize) -> Option<usize> {
     let bytes = pattern.as_bytes();
     let mut index = open + 1;
     if matches!(bytes.get(index), Some(b'!' | b'^')) {

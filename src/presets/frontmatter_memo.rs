@@ -116,14 +116,65 @@ fn render_template(
     globs: &[String],
 ) -> Result<String, minijinja::Error> {
     let expanded: Vec<String> = globs.iter().flat_map(|glob| expand_braces(glob)).collect();
+    // Formats that keep globs in one comma-separated string split at every comma; a comma left
+    // after brace expansion is a literal one (`[,]`, a folder named `a,b`), so there it is
+    // written as `?`, which matches it (and any other one character) instead of cutting the
+    // glob in two.
+    let comma_separable: Vec<String> = expanded.iter().map(|glob| comma_free(glob)).collect();
     environment.get_template(name)?.render(context! {
         id => &item.id,
         activation => activation.name(),
         globs => globs.to_vec(),
         expanded => expanded,
+        comma_separable => comma_separable,
         description => item.description.clone().unwrap_or_default(),
         exclude_agent => exclude_agent(item),
     })
+}
+
+/// `glob` with each literal comma matched without writing one: a bare comma, or a class that
+/// may match a comma (`[,]`, `[a,b]`), becomes `?`; a negated class loses its comma
+/// (`[!a,]` becomes `[!a]`, or `?` when nothing is left). Each change matches more, never
+/// less, so the rule still reaches every file it did.
+fn comma_free(glob: &str) -> String {
+    if !glob.contains(',') {
+        return glob.to_owned();
+    }
+    let mut out = String::with_capacity(glob.len());
+    let mut index = 0;
+    while let Some(offset) = glob[index..].find(['[', ',']) {
+        let start = index + offset;
+        out.push_str(&glob[index..start]);
+        if glob[start..].starts_with(',') {
+            out.push('?');
+            index = start + 1;
+            continue;
+        }
+        let Some(end) = crate::scope::class_end(glob, start) else {
+            out.push_str(&glob[start..]);
+            return out;
+        };
+        let class = &glob[start..=end];
+        index = end + 1;
+        if !class.contains(',') {
+            out.push_str(class);
+            continue;
+        }
+        let negated = class[1..].starts_with(['!', '^']);
+        let members: String = class[2..class.len() - 1]
+            .chars()
+            .filter(|c| *c != ',')
+            .collect();
+        if negated && !members.is_empty() {
+            out.push_str(&class[..2]);
+            out.push_str(&members);
+            out.push(']');
+        } else {
+            out.push('?');
+        }
+    }
+    out.push_str(&glob[index..]);
+    out
 }
 
 /// The rule's `excludeAgent` frontmatter (GitHub Copilot: `code-review` or `cloud-agent` keep
@@ -134,4 +185,36 @@ fn exclude_agent(item: &Item) -> String {
         .and_then(|value| value.as_str())
         .unwrap_or_default()
         .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::comma_free;
+
+    #[test]
+    fn a_literal_comma_is_matched_without_writing_one() {
+        for (glob, written) in [
+            ("src/**/*.ts", "src/**/*.ts"),
+            ("lib/[,]y", "lib/?y"),
+            ("app/[{]a,b[}]/**/*.ts", "app/[{]a?b[}]/**/*.ts"),
+            ("a/[x,y]z", "a/?z"),
+            ("a/[!x,]z", "a/[!x]z"),
+            ("a/[!,]z", "a/?z"),
+            ("a/[],]z", "a/?z"),
+            ("a/[,", "a/[,"),
+        ] {
+            assert_eq!(comma_free(glob), written, "{glob}");
+            let matcher = crate::scope::matcher(&[written.to_owned()]);
+            let before = crate::scope::matcher(&[glob.to_owned()]);
+            // Whatever the glob matched, the comma-free one matches too.
+            for path in ["lib/,y", "app/{a,b}/src/x.ts", "a/,z", "a/xz", "a/]z"] {
+                if before.as_ref().is_some_and(|set| set.is_match(path)) {
+                    assert!(
+                        matcher.as_ref().is_some_and(|set| set.is_match(path)),
+                        "{glob} matched {path}, {written} does not"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -974,7 +974,8 @@ fn a_nested_rule_keeps_its_folder_literal_and_leaves_out_globs_it_cannot_keep() 
     );
 
     // Braces, commas and backslashes in a folder's name stay literal too, in the item and in
-    // the Cursor rule generated from it; a `..` that stays inside the folder is taken back,
+    // the Cursor rule generated from it (whose comma-separated `globs` match the comma with
+    // `?`, so the glob is not cut in two); a `..` that stays inside the folder is taken back,
     // and a rule whose every glob is left out becomes manual instead of covering the folder.
     let odd = Project::empty();
     odd.write(
@@ -1008,7 +1009,7 @@ fn a_nested_rule_keeps_its_folder_literal_and_leaves_out_globs_it_cannot_keep() 
     odd.run(&["generate"]).expect_code(0);
     assert!(
         odd.read(".cursor/rules/app-a-b-r.mdc")
-            .contains("globs: app/[{]a,b[}]/**/*.ts\n"),
+            .contains("globs: app/[{]a?b[}]/**/*.ts\n"),
         "{}",
         odd.read(".cursor/rules/app-a-b-r.mdc")
     );
