@@ -129,8 +129,8 @@ fn print_summary(
         && let Some(unstaged) = pin::unstaged_fixes(start, changes)?
     {
         err(&format!(
-            "the working tree matches the lock, but the commit does not: stage the files with\n    git add {}",
-            unstaged.join(" ")
+            "the working tree matches the lock, but the commit does not: stage the files with\n    {}",
+            pin::staging_command(start, &unstaged)
         ));
         return Ok(());
     }

@@ -224,8 +224,8 @@ pub fn check_lock(start: &Path, against: Against, sources_only: bool) -> Result<
                 &paths.lock_file,
                 None,
                 format!(
-                    "no lock staged, but the working tree's lock matches its sources and generated files; stage them with\n    git add {}",
-                    unstaged.join(" ")
+                    "no lock staged, but the working tree's lock matches its sources and generated files; stage them with\n    {}",
+                    staging_command(start, &unstaged)
                 ),
             ));
         }
@@ -364,6 +364,42 @@ pub(crate) fn unstaged_fixes(start: &Path, staged: &[Change]) -> Result<Option<V
         }
     }
     Ok(Some(unstaged))
+}
+
+/// The `git add` command that stages `files` (repository-relative, as [`unstaged_fixes`]
+/// returns them), to run from `start`: `git add a b` from the repository's top folder, else
+/// `git -C <top folder> add a b`, since the paths are the repository's. A path or folder with
+/// characters a shell reads specially (a space, a quote, `$`, ...) is single-quoted.
+#[must_use]
+pub(crate) fn staging_command(start: &Path, files: &[String]) -> String {
+    let quoted: Vec<String> = files.iter().map(|file| shell_quoted(file)).collect();
+    let top = gix::discover(start)
+        .ok()
+        .and_then(|repository| repository.workdir().map(Path::to_path_buf))
+        .and_then(|top| fs_err::canonicalize(top).ok());
+    let here = fs_err::canonicalize(start).ok();
+    match top {
+        Some(top) if here.as_ref() != Some(&top) => format!(
+            "git -C {} add {}",
+            shell_quoted(&top.to_string_lossy()),
+            quoted.join(" ")
+        ),
+        _ => format!("git add {}", quoted.join(" ")),
+    }
+}
+
+/// `text` as one shell word: as it is when it holds only characters no shell treats
+/// specially, else in single quotes (a `'` inside written `'\''`).
+fn shell_quoted(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-/+@=:,%".contains(c));
+    if plain {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
 }
 
 /// After a `generate`: a sentence saying the project's lock no longer matches the sources and

@@ -369,6 +369,47 @@ fn the_hook_names_what_to_stage_when_the_first_lock_is_not_staged_yet() {
     );
     git_ok(&project, &["add", "-A"]);
     project.run(&["lock", "--check", "--staged"]).expect_code(0);
+    // A project in a folder of the repository, with a space in its name: the paths are the
+    // repository's, so the command says where to run git, and quotes what a shell would split.
+    let repository = Project::empty();
+    git_ok(&repository, &["init", "-q", "."]);
+    repository.write(
+        "my proj/.ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n",
+    );
+    repository.write("my proj/.ai-rulez/rules/style.md", "# Style\n\nShort.\n");
+    repository
+        .run(&["-C", "my proj", "generate"])
+        .expect_code(0);
+    repository.run(&["-C", "my proj", "lock"]).expect_code(0);
+    let hook = repository.run(&["-C", "my proj", "lock", "--check", "--staged"]);
+    hook.expect_code(1);
+    let top = fs_err::canonicalize(repository.path()).expect("top");
+    let command = hook
+        .stderr()
+        .lines()
+        .nth(1)
+        .expect("the command")
+        .trim()
+        .to_owned();
+    assert!(
+        command.starts_with(&format!(
+            "git -C {} add 'my proj/.ai-rulez/.generated-manifest.json' ",
+            top.display()
+        )),
+        "{}",
+        hook.stderr()
+    );
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&command)
+        .current_dir(repository.path().join("my proj"))
+        .status()
+        .expect("sh");
+    assert!(status.success(), "{command}");
+    repository
+        .run(&["-C", "my proj", "lock", "--check", "--staged"])
+        .expect_code(0);
     // With no lock anywhere, the lock is what is missing.
     let bare = generated_claude_project();
     git_ok(&bare, &["init", "-q", "."]);
