@@ -351,6 +351,45 @@ fn target_matcher(target: &str) -> Result<GlobSet, String> {
         .map_err(|error| describe_glob_error(error.kind()))
 }
 
+/// Whether the `paths` pattern `pattern` may match a file below the project-relative folder
+/// `folder` (`/`-separated, no trailing `/`), folder by folder: `src/a*/x` may (`src/api/x`),
+/// `src/{a,b}/x` and `src/[a]/x` may not, `src/**` and a pattern without `/` (any depth) may.
+/// A pattern that is not a valid glob may not.
+#[must_use]
+pub(crate) fn may_match_below(pattern: &str, folder: &str) -> bool {
+    let folders: Vec<&str> = folder.split('/').filter(|part| !part.is_empty()).collect();
+    expand_braces(pattern).iter().any(|expanded| {
+        let expanded = expanded.trim_start_matches("./");
+        if !expanded.contains('/') {
+            return true;
+        }
+        let parts: Vec<&str> = expanded.trim_start_matches('/').split('/').collect();
+        // The last part names files; the folder must lie along the parts before it.
+        let (_, glob_folders) = parts.split_last().unwrap_or((&"", &[]));
+        for (index, name) in folders.iter().enumerate() {
+            let Some(part) = glob_folders.get(index) else {
+                // Deeper than the pattern's folders: only a `**` reaches there, and none came.
+                return expanded.ends_with('/');
+            };
+            if *part == "**" {
+                return true;
+            }
+            let matches = if part.contains(['*', '?', '[', '\\']) {
+                GlobBuilder::new(part)
+                    .literal_separator(true)
+                    .build()
+                    .is_ok_and(|glob| glob.compile_matcher().is_match(name))
+            } else {
+                part == name
+            };
+            if !matches {
+                return false;
+            }
+        }
+        true
+    })
+}
+
 /// A `paths`/`globs` pattern as the glob [`compile`] uses: without `/` it matches the file name
 /// at any depth, with `/` it is anchored at the project root; `*` never crosses `/`.
 fn anchored_glob(pattern: &str) -> Result<Glob, String> {
@@ -481,6 +520,30 @@ mod tests {
         let matcher = matcher(&[escaped]).expect("compiles");
         assert!(matcher.is_match("app/{a,b}/src/x.ts"));
         assert!(!matcher.is_match("app/a/src/x.ts"));
+    }
+
+    #[test]
+    fn a_pattern_covers_a_folder_only_when_its_folders_can_lead_there() {
+        for (pattern, folder, covers) in [
+            ("src/a/x", "src/api", false),
+            ("src/{a,b}/x", "src/api", false),
+            ("src/[a]/x", "src/api", false),
+            ("src/a*/x", "src/api", true),
+            ("src/**/x.ts", "src/api/deep", true),
+            ("*.ts", "src/api", true),
+            ("src/api/x.ts", "src", true),
+            ("src/api/x.ts", "src/api", true),
+            ("src/api/x.ts", "src/api/deep", false),
+            ("src/{api,web}/", "src/web/deep", true),
+            ("src/api/", "src/api/deep", true),
+            ("lib/**", "src", false),
+        ] {
+            assert_eq!(
+                may_match_below(pattern, folder),
+                covers,
+                "{pattern} in {folder}"
+            );
+        }
     }
 
     #[test]

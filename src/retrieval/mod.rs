@@ -815,14 +815,15 @@ fn applies_with(
             .chars()
             .take_while(|character| !"*?[{".contains(*character))
             .collect();
-        (fixed.starts_with(&folder) || (!fixed.is_empty() && folder.starts_with(&fixed))).then(
-            || {
-                format!(
-                    "`{glob}` covers files in `{}`",
-                    folder.trim_end_matches('/')
-                )
-            },
-        )
+        let along = fixed.starts_with(&folder) || (!fixed.is_empty() && folder.starts_with(&fixed));
+        // The literal start says the glob may lead there; its wildcard folders must agree too
+        // (`src/{a,b}/x` does not reach `src/api`).
+        (along && crate::scope::may_match_below(glob, folder.trim_end_matches('/'))).then(|| {
+            format!(
+                "`{glob}` covers files in `{}`",
+                folder.trim_end_matches('/')
+            )
+        })
     })
 }
 

@@ -334,3 +334,37 @@ fn explain_says_how_unscoped_auto_and_manual_rules_are_loaded() {
         "{reasons:?}"
     );
 }
+
+/// A folder is covered by a rule only when the rule's folders can lead into it: a brace group
+/// or a class that names other folders does not, a wildcard that could does.
+#[test]
+fn explain_of_a_folder_lists_only_rules_whose_folders_can_lead_into_it() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n",
+    );
+    for (id, glob) in [
+        ("plain", "src/a/x"),
+        ("braces", "src/{a,b}/x"),
+        ("class", "src/[a]/x"),
+        ("wildcard", "src/a*/x"),
+        ("deep", "src/**/*.rs"),
+    ] {
+        project.write(
+            &format!(".ai-rulez/rules/{id}.md"),
+            format!("---\npaths:\n  - \"{glob}\"\n---\n# {id}\n\nBody.\n"),
+        );
+    }
+    project.write("src/api/m.rs", "");
+    let run = project.run(&["explain", "src/api"]);
+    run.expect_code(0);
+    let stdout = run.stdout();
+    let mut rules: Vec<&str> = stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("## rule "))
+        .filter_map(|rest| rest.split(' ').next())
+        .collect();
+    rules.sort_unstable();
+    assert_eq!(rules, ["deep", "wildcard"], "{stdout}");
+}
