@@ -137,6 +137,12 @@ fn cursor_rule(tree: &Tree<'_>, path: &str, scope: Option<&str>, found: &mut Fou
         id = format!("{}-{id}", scope.replace('/', "-"));
     }
     let values = &document.values;
+    note_keys_left_out(
+        path,
+        values,
+        &["description", "globs", "alwaysApply"],
+        found,
+    );
     let description = text_of(values, "description");
     let written_globs = meaningful_globs(globs_of(values.get("globs")));
     let had_globs = !written_globs.is_empty();
@@ -200,6 +206,30 @@ fn cursor_rule(tree: &Tree<'_>, path: &str, scope: Option<&str>, found: &mut Fou
     Ok(())
 }
 
+/// Names, in one note, the frontmatter keys of the rule file at `path` other than `read` (the
+/// keys its import carries over), and marks the file lossy, so `generate` shows the difference
+/// instead of replacing it unasked. Nothing when every key is read.
+fn note_keys_left_out(
+    path: &str,
+    values: &indexmap::IndexMap<String, Value>,
+    read: &[&str],
+    found: &mut Found,
+) {
+    let left_out: Vec<String> = values
+        .keys()
+        .filter(|key| !read.contains(&key.as_str()))
+        .map(|key| crate::lint::screen::escape_unreadable(key))
+        .collect();
+    if left_out.is_empty() {
+        return;
+    }
+    found.notes.push(format!(
+        "{path}: left out keys ai-rulez does not read for this rule: {}; so `generate` will not replace {path} unasked (it shows the diff; `--force` keeps a copy)",
+        left_out.join(", ")
+    ));
+    found.lossy.insert(path.to_owned());
+}
+
 /// The globs of the Cursor rule at `path` that keep their meaning as ai-rulez `paths`, in
 /// order; each one left out gets a note. Left out: a negation (`!*.test.ts`), which neither
 /// Cursor nor ai-rulez documents and which would match only names starting with `!`, and a
@@ -219,6 +249,10 @@ fn globs_to_keep(path: &str, globs: Vec<String>, found: &mut Found) -> Vec<Strin
                 "it points outside the folder the rule is read for (`..`)",
             )),
         }
+    }
+    if !left_out.is_empty() {
+        // The generated rule cannot say what these globs said: not a file to replace unasked.
+        found.lossy.insert(path.to_owned());
     }
     for (glob, why) in &left_out {
         found.notes.push(format!(
@@ -324,6 +358,7 @@ fn windsurf(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
         };
         let id = id_under(&path, ".windsurf/rules/", ".md");
         let values = &document.values;
+        note_keys_left_out(&path, values, &["trigger", "description", "globs"], found);
         let description = text_of(values, "description");
         let globs = globs_of(values.get("globs"));
         let trigger = text_of(values, "trigger");

@@ -549,3 +549,56 @@ fn a_linked_local_folder_stops_the_import_before_anything_is_written() {
         0
     );
 }
+
+/// A Cursor or Windsurf rule key the import does not carry over, or a glob it leaves out, is
+/// named, and the file is not replaced unasked: the generated rule would not hold it.
+#[test]
+fn a_rule_key_or_glob_left_out_is_named_and_its_file_is_not_adopted() {
+    let project = Project::empty();
+    project.write(
+        ".cursor/rules/x.mdc",
+        "---\nalwaysApply: true\nfoo: bar\n---\nX.\n",
+    );
+    project.write(
+        ".cursor/rules/g.mdc",
+        "---\nglobs: src/*.ts, !*.test.ts\n---\nG.\n",
+    );
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(0);
+    assert!(
+        run.stderr().contains(
+            "note: .cursor/rules/x.mdc: left out keys ai-rulez does not read for this rule: foo; so `generate` will not replace .cursor/rules/x.mdc unasked (it shows the diff; `--force` keeps a copy)\n"
+        ),
+        "{}",
+        run.stderr()
+    );
+    let generate = project.run(&["generate"]);
+    generate.expect_code(1);
+    for path in [".cursor/rules/g.mdc", ".cursor/rules/x.mdc"] {
+        assert!(
+            generate
+                .stderr()
+                .contains(&format!("{path}: exists and was not written by ai-rulez")),
+            "{path}: {}",
+            generate.stderr()
+        );
+    }
+    assert_eq!(
+        project.read(".cursor/rules/x.mdc"),
+        "---\nalwaysApply: true\nfoo: bar\n---\nX.\n"
+    );
+    let windsurf = Project::empty();
+    windsurf.write(
+        ".windsurf/rules/w.md",
+        "---\ntrigger: always_on\nowner: web\n---\nW.\n",
+    );
+    let run = windsurf.run(&["import", "--from", "windsurf"]);
+    run.expect_code(0);
+    assert!(
+        run.stderr().contains(
+            "note: .windsurf/rules/w.md: left out keys ai-rulez does not read for this rule: owner;"
+        ),
+        "{}",
+        run.stderr()
+    );
+}
