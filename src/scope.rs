@@ -537,6 +537,12 @@ mod tests {
             ("src/{api,web}/", "src/web/deep", true),
             ("src/api/", "src/api/deep", true),
             ("lib/**", "src", false),
+            ("**/api/*.rs", "tools/api", true),
+            ("*/api/**", "tools/api", true),
+            ("*/api/**", "tools/web", false),
+            ("{src,lib}/**", "lib", true),
+            ("{src,lib}/x/**", "src/x", true),
+            ("./src/", "src", true),
         ] {
             assert_eq!(
                 may_match_below(pattern, folder),

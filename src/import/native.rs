@@ -162,7 +162,9 @@ fn cursor_rule(tree: &Tree<'_>, path: &str, scope: Option<&str>, found: &mut Fou
         Some(folder) if always || !globs.is_empty() || description.is_some() => {
             // The folder's name is literal: `app/[id]` must not become a character class, nor
             // `a\b` an escaped `b`.
-            let folder_glob = globset::escape(folder).replace('\\', "\\\\");
+            let folder_glob = globset::escape(folder)
+                .replace('\\', "\\\\")
+                .replace(',', "[,]");
             let rebased = if always || globs.is_empty() {
                 vec![format!("{folder_glob}/**")]
             } else {
@@ -224,7 +226,7 @@ fn note_keys_left_out(
         return;
     }
     found.notes.push(format!(
-        "{path}: left out keys ai-rulez does not read for this rule: {}; so `generate` will not replace {path} unasked (it shows the diff; `--force` keeps a copy)",
+        "{path}: left out frontmatter keys ai-rulez does not read from this file: {}; so `generate` will not replace {path} unasked (it shows the diff; `--force` keeps a copy)",
         left_out.join(", ")
     ));
     found.lossy.insert(path.to_owned());
@@ -239,7 +241,7 @@ fn globs_to_keep(path: &str, globs: Vec<String>, found: &mut Found) -> Vec<Strin
     let mut left_out = Vec::new();
     for glob in globs {
         if glob.starts_with('!') {
-            left_out.push((glob, "a negation, which Cursor does not document and ai-rulez would read as a name starting with `!`"));
+            left_out.push((glob, "a negation, which Cursor and Windsurf do not document and ai-rulez would read as a name starting with `!`"));
             continue;
         }
         match without_dot_dot(&glob) {
@@ -256,7 +258,7 @@ fn globs_to_keep(path: &str, globs: Vec<String>, found: &mut Found) -> Vec<Strin
     }
     for (glob, why) in &left_out {
         found.notes.push(format!(
-            "{path}: glob `{}` left out: {why}; {}",
+            "{path}: glob `{}` left out: {why}; {}; so `generate` will not replace {path} unasked (it shows the diff; `--force` keeps a copy)",
             crate::lint::screen::escape_unreadable(glob),
             if kept.is_empty() {
                 "with no glob left, the rule is imported as manual (read when asked for by name), so it applies to no file it did not apply to before: give it `paths` to scope it again"
@@ -360,10 +362,22 @@ fn windsurf(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
         let values = &document.values;
         note_keys_left_out(&path, values, &["trigger", "description", "globs"], found);
         let description = text_of(values, "description");
-        let globs = globs_of(values.get("globs"));
+        let written_globs = meaningful_globs(globs_of(values.get("globs")));
         let trigger = text_of(values, "trigger");
+        note_windsurf_scope(&path, trigger.as_deref(), !written_globs.is_empty(), found);
         let scope = match trigger.as_deref() {
-            Some("glob") => Scope::from_globs(description, globs),
+            Some("glob") if !written_globs.is_empty() => {
+                let globs = globs_to_keep(&path, written_globs, found);
+                if globs.is_empty() {
+                    Scope {
+                        description,
+                        globs: Vec::new(),
+                        activation: Activation::Manual,
+                    }
+                } else {
+                    Scope::from_globs(description, globs)
+                }
+            }
             Some("model_decision") => Scope {
                 description,
                 globs: Vec::new(),
@@ -384,6 +398,30 @@ fn windsurf(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
         found.drafts.push(draft);
     }
     Ok(())
+}
+
+/// Notes a Windsurf rule whose scope does not carry over as written, and marks it lossy so
+/// `generate` does not replace it unasked: a `trigger` Windsurf does not document (imported as
+/// always-on), `globs` beside a trigger other than `glob` (Windsurf reads them only then; left
+/// out), and `trigger: glob` without globs (always-on).
+fn note_windsurf_scope(path: &str, trigger: Option<&str>, has_globs: bool, found: &mut Found) {
+    let why = match trigger {
+        Some("glob") if !has_globs => {
+            "`trigger: glob` without `globs` names no files; it is imported as always-on: give it `paths` to scope it".to_owned()
+        }
+        None | Some("always_on" | "glob" | "model_decision" | "manual") if !has_globs || trigger == Some("glob") => return,
+        None | Some("always_on" | "model_decision" | "manual") => {
+            "its `globs` are left out: Windsurf reads them only with `trigger: glob`".to_owned()
+        }
+        Some(other) => format!(
+            "`trigger: {}` is not one Windsurf documents (always_on, glob, model_decision, manual); it is imported as always-on: check its scope",
+            crate::lint::screen::escape_unreadable(other)
+        ),
+    };
+    found.notes.push(format!(
+        "{path}: {why}; so `generate` will not replace {path} unasked (it shows the diff; `--force` keeps a copy)"
+    ));
+    found.lossy.insert(path.to_owned());
 }
 
 /// Cline: every Markdown or text file of `.clinerules/` is a rule (`paths:` scopes it);
@@ -430,6 +468,8 @@ fn whole_file(tree: &Tree<'_>, path: &str, file_id: &str, found: &mut Found) -> 
     let Some(document) = tree.document(path, found)? else {
         return Ok(());
     };
+    // A root instruction file carries no keys ai-rulez reads: any it has would be lost.
+    note_keys_left_out(path, &document.values, &[], found);
     let before = found.drafts.len();
     found
         .drafts

@@ -367,8 +367,9 @@ pub(crate) fn unstaged_fixes(start: &Path, staged: &[Change]) -> Result<Option<V
 }
 
 /// The `git add` command that stages `files` (repository-relative, as [`unstaged_fixes`]
-/// returns them), to run from `start`: `git add a b` from the repository's top folder, else
-/// `git -C <top folder> add a b`, since the paths are the repository's. A path or folder with
+/// returns them), to run from `start`: `git --literal-pathspecs add -- a b` from the
+/// repository's top folder, else with `-C <top folder>`, since the paths are the repository's
+/// (literal, and after `--`, so a name such as `-x` or `:(top)` is a path). A path or folder with
 /// characters a shell reads specially (a space, a quote, `$`, ...) is single-quoted.
 #[must_use]
 pub(crate) fn staging_command(start: &Path, files: &[String]) -> String {
@@ -380,11 +381,11 @@ pub(crate) fn staging_command(start: &Path, files: &[String]) -> String {
     let here = fs_err::canonicalize(start).ok();
     match top {
         Some(top) if here.as_ref() != Some(&top) => format!(
-            "git -C {} add {}",
+            "git -C {} --literal-pathspecs add -- {}",
             shell_quoted(&top.to_string_lossy()),
             quoted.join(" ")
         ),
-        _ => format!("git add {}", quoted.join(" ")),
+        _ => format!("git --literal-pathspecs add -- {}", quoted.join(" ")),
     }
 }
 

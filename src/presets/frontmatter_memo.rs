@@ -142,9 +142,22 @@ fn comma_free(glob: &str) -> String {
     }
     let mut out = String::with_capacity(glob.len());
     let mut index = 0;
-    while let Some(offset) = glob[index..].find(['[', ',']) {
+    while let Some(offset) = glob[index..].find(['[', ',', '\\']) {
         let start = index + offset;
         out.push_str(&glob[index..start]);
+        if glob[start..].starts_with("\\,") {
+            // An escaped comma: `?` alone, since `\?` would be a literal question mark.
+            out.push('?');
+            index = start + 2;
+            continue;
+        }
+        if glob[start..].starts_with('\\') {
+            // Another escape is kept with the character it escapes.
+            let escaped = glob[start + 1..].chars().next().map_or(0, char::len_utf8);
+            out.push_str(&glob[start..start + 1 + escaped]);
+            index = start + 1 + escaped;
+            continue;
+        }
         if glob[start..].starts_with(',') {
             out.push('?');
             index = start + 1;
@@ -202,12 +215,22 @@ mod tests {
             ("a/[!,]z", "a/?z"),
             ("a/[],]z", "a/?z"),
             ("a/[,", "a/[,"),
+            ("a\\,b.ts", "a?b.ts"),
+            ("a\\*b,c", "a\\*b?c"),
         ] {
             assert_eq!(comma_free(glob), written, "{glob}");
             let matcher = crate::scope::matcher(&[written.to_owned()]);
             let before = crate::scope::matcher(&[glob.to_owned()]);
             // Whatever the glob matched, the comma-free one matches too.
-            for path in ["lib/,y", "app/{a,b}/src/x.ts", "a/,z", "a/xz", "a/]z"] {
+            for path in [
+                "lib/,y",
+                "app/{a,b}/src/x.ts",
+                "a/,z",
+                "a/xz",
+                "a/]z",
+                "a,b.ts",
+                "a*b,c",
+            ] {
                 if before.as_ref().is_some_and(|set| set.is_match(path)) {
                     assert!(
                         matcher.as_ref().is_some_and(|set| set.is_match(path)),

@@ -811,14 +811,10 @@ fn applies_with(
     }
     let folder = format!("{}/", path.trim_end_matches('/'));
     item.globs.iter().find_map(|glob| {
-        let fixed: String = glob
-            .chars()
-            .take_while(|character| !"*?[{".contains(*character))
-            .collect();
-        let along = fixed.starts_with(&folder) || (!fixed.is_empty() && folder.starts_with(&fixed));
-        // The literal start says the glob may lead there; its wildcard folders must agree too
-        // (`src/{a,b}/x` does not reach `src/api`).
-        (along && crate::scope::may_match_below(glob, folder.trim_end_matches('/'))).then(|| {
+        // Folder by folder, a glob's folders must be able to lead into this one; one led by a
+        // wildcard or a brace group (`**/api/*.rs`, `{src,lib}/**`) may, one naming other
+        // folders (`src/{a,b}/x` for `src/api`) may not.
+        crate::scope::may_match_below(glob, folder.trim_end_matches('/')).then(|| {
             format!(
                 "`{glob}` covers files in `{}`",
                 folder.trim_end_matches('/')

@@ -201,7 +201,7 @@ pub(crate) fn not_adoptable(
 
 /// Warnings for imported root files (`CLAUDE.md`, `AGENTS.md`, ...) this run did not adopt but
 /// gave the generated section (a section `create` among `changes`): the file keeps its text,
-/// and the section repeats the items made of it. Each names why the file was kept (from
+/// and the items made of it are generated too (into the section or the assistants' own files). Each names why the file was kept (from
 /// `not_adoptable`, else that it changed since the import) and the items still there. Files
 /// recorded without their items, or whose items are all gone, get none.
 #[must_use]
@@ -228,7 +228,7 @@ pub(crate) fn kept_beside_section(
                 .get(&change.path)
                 .map_or("it changed since the import", String::as_str);
             Some(format!(
-                "{path}: kept as written ({why}) and given the generated section, which repeats what was imported from it into {}; remove that text from outside the section, so assistants read it once",
+                "{path}: kept as written ({why}) and given the generated section; what was imported from it into {} is generated now too, so assistants read that text twice: remove it from outside the section once the generated files are right",
                 present.join(", "),
                 path = change.path
             ))

@@ -524,7 +524,7 @@ impl<'a> State<'a> {
             ),
             Status::Edited => Some(edited_detail(path, source)),
             Status::Blocked if self.not_adoptable.contains_key(path) => Some(format!(
-                "`ai-rulez import` read it into .ai-rulez/, but {}, so replacing it could lose text only it holds; to keep the file, move it away (or bring its text into .ai-rulez/ and import it again); to replace it, run `ai-rulez generate --force`, which saves it as {path}.orig first",
+                "`ai-rulez import` read it into .ai-rulez/, but {}, so replacing it could lose text only it holds; to keep the file, move it away (or copy what you want kept into .ai-rulez/ first); to replace it, run `ai-rulez generate --force`, which saves it as {path}.orig first",
                 self.not_adoptable[path]
             )),
             Status::Blocked if self.imported.files.contains_key(path) => Some(format!(

@@ -339,7 +339,7 @@ fn the_hook_names_the_source_of_a_hand_edit_and_says_git_add_when_only_staging_i
     assert_eq!(
         hook.stderr(),
         "the working tree matches the lock, but the commit does not: stage the files with\n    \
-         git add .ai-rulez/.generated-manifest.json .ai-rulez/ai-rulez.lock .claude/rules/style.md\n"
+         git --literal-pathspecs add -- .ai-rulez/.generated-manifest.json .ai-rulez/ai-rulez.lock .claude/rules/style.md\n"
     );
     git_ok(
         &project,
@@ -365,7 +365,7 @@ fn the_hook_names_what_to_stage_when_the_first_lock_is_not_staged_yet() {
     assert_eq!(
         hook.stderr(),
         "error: .ai-rulez/ai-rulez.lock: no lock staged, but the working tree's lock matches its sources and generated files; stage them with\n    \
-         git add .ai-rulez/.generated-manifest.json .ai-rulez/ai-rulez.lock .ai-rulez/config.toml .ai-rulez/context/overview.md .ai-rulez/rules/style.md .claude/rules/style.md CLAUDE.md\n"
+         git --literal-pathspecs add -- .ai-rulez/.generated-manifest.json .ai-rulez/ai-rulez.lock .ai-rulez/config.toml .ai-rulez/context/overview.md .ai-rulez/rules/style.md .claude/rules/style.md CLAUDE.md\n"
     );
     git_ok(&project, &["add", "-A"]);
     project.run(&["lock", "--check", "--staged"]).expect_code(0);
@@ -394,7 +394,7 @@ fn the_hook_names_what_to_stage_when_the_first_lock_is_not_staged_yet() {
         .to_owned();
     assert!(
         command.starts_with(&format!(
-            "git -C {} add 'my proj/.ai-rulez/.generated-manifest.json' ",
+            "git -C {} --literal-pathspecs add -- 'my proj/.ai-rulez/.generated-manifest.json' ",
             top.display()
         )),
         "{}",

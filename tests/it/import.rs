@@ -416,7 +416,7 @@ fn an_imported_file_is_not_adopted_once_an_item_made_of_it_was_deleted() {
     assert!(project.read("CLAUDE.md").starts_with(original));
     assert!(
         run.stderr().contains(
-            "warning: CLAUDE.md: kept as written (.ai-rulez/rules/secrets.md made of it was deleted since) and given the generated section, which repeats what was imported from it into .ai-rulez/rules/claude.md, .ai-rulez/rules/testing.md; remove that text from outside the section, so assistants read it once\n"
+            "warning: CLAUDE.md: kept as written (.ai-rulez/rules/secrets.md made of it was deleted since) and given the generated section; what was imported from it into .ai-rulez/rules/claude.md, .ai-rulez/rules/testing.md is generated now too, so assistants read that text twice: remove it from outside the section once the generated files are right\n"
         ),
         "{}",
         run.stderr()
@@ -434,7 +434,7 @@ fn an_imported_file_is_not_adopted_once_an_item_made_of_it_was_deleted() {
     blocked.expect_code(1);
     assert!(
         blocked.stderr().starts_with(
-            "error: .cursor/rules/a.mdc: `ai-rulez import` read it into .ai-rulez/, but .ai-rulez/rules/a.md made of it was changed since, so replacing it could lose text only it holds; to keep the file, move it away (or bring its text into .ai-rulez/ and import it again); to replace it, run `ai-rulez generate --force`, which saves it as .cursor/rules/a.mdc.orig first"
+            "error: .cursor/rules/a.mdc: `ai-rulez import` read it into .ai-rulez/, but .ai-rulez/rules/a.md made of it was changed since, so replacing it could lose text only it holds; to keep the file, move it away (or copy what you want kept into .ai-rulez/ first); to replace it, run `ai-rulez generate --force`, which saves it as .cursor/rules/a.mdc.orig first"
         ),
         "{}",
         blocked.stderr()
@@ -948,8 +948,8 @@ fn a_nested_rule_keeps_its_folder_literal_and_leaves_out_globs_it_cannot_keep() 
         "---\ndescription: Pkg\npaths:\n  - pkg/src/*.ts\n---\n\nPkg rule.\n"
     );
     for note in [
-        "note: pkg/.cursor/rules/x.mdc: glob `!*.test.ts` left out: a negation, which Cursor does not document and ai-rulez would read as a name starting with `!`; the rule keeps its other globs\n",
-        "note: pkg/.cursor/rules/x.mdc: glob `../shared/**` left out: it points outside the folder the rule is read for (`..`); the rule keeps its other globs\n",
+        "note: pkg/.cursor/rules/x.mdc: glob `!*.test.ts` left out: a negation, which Cursor and Windsurf do not document and ai-rulez would read as a name starting with `!`; the rule keeps its other globs; so `generate` will not replace pkg/.cursor/rules/x.mdc unasked (it shows the diff; `--force` keeps a copy)\n",
+        "note: pkg/.cursor/rules/x.mdc: glob `../shared/**` left out: it points outside the folder the rule is read for (`..`); the rule keeps its other globs; so `generate` will not replace pkg/.cursor/rules/x.mdc unasked (it shows the diff; `--force` keeps a copy)\n",
     ] {
         assert!(run.stderr().contains(note), "{}", run.stderr());
     }
@@ -999,7 +999,7 @@ fn a_nested_rule_keeps_its_folder_literal_and_leaves_out_globs_it_cannot_keep() 
         let text = odd.read(&format!(".ai-rulez/rules/{id}.md"));
         text.split("---\n").nth(1).expect("frontmatter").to_owned()
     };
-    assert_eq!(paths("app-a-b-r"), "paths:\n  - app/[{]a,b[}]/**/*.ts\n");
+    assert_eq!(paths("app-a-b-r"), "paths:\n  - app/[{]a[,]b[}]/**/*.ts\n");
     assert_eq!(
         paths("app-back-slash-r"),
         "paths:\n  - app/back\\\\slash/**/*.ts\n"

@@ -567,7 +567,7 @@ fn a_rule_key_or_glob_left_out_is_named_and_its_file_is_not_adopted() {
     run.expect_code(0);
     assert!(
         run.stderr().contains(
-            "note: .cursor/rules/x.mdc: left out keys ai-rulez does not read for this rule: foo; so `generate` will not replace .cursor/rules/x.mdc unasked (it shows the diff; `--force` keeps a copy)\n"
+            "note: .cursor/rules/x.mdc: left out frontmatter keys ai-rulez does not read from this file: foo; so `generate` will not replace .cursor/rules/x.mdc unasked (it shows the diff; `--force` keeps a copy)\n"
         ),
         "{}",
         run.stderr()
@@ -596,9 +596,81 @@ fn a_rule_key_or_glob_left_out_is_named_and_its_file_is_not_adopted() {
     run.expect_code(0);
     assert!(
         run.stderr().contains(
-            "note: .windsurf/rules/w.md: left out keys ai-rulez does not read for this rule: owner;"
+            "note: .windsurf/rules/w.md: left out frontmatter keys ai-rulez does not read from this file: owner;"
         ),
         "{}",
         run.stderr()
     );
+}
+
+/// Frontmatter on a root instruction file is named, and the file is kept, not replaced.
+#[test]
+fn frontmatter_on_a_root_instruction_file_is_named_and_the_file_kept() {
+    let project = Project::empty();
+    let original = "---\nfoo: bar\n---\n# Project\n\nIntro.\n";
+    project.write("CLAUDE.md", original);
+    let run = project.run(&["import", "--from", "claude"]);
+    run.expect_code(0);
+    assert!(
+        run.stderr().contains(
+            "note: CLAUDE.md: left out frontmatter keys ai-rulez does not read from this file: foo; so `generate` will not replace CLAUDE.md unasked"
+        ),
+        "{}",
+        run.stderr()
+    );
+    project.run(&["generate"]).expect_code(0);
+    assert!(project.read("CLAUDE.md").starts_with(original));
+}
+
+/// A Windsurf rule whose scope cannot be carried over as written is named, never widened in
+/// silence, and its file is not replaced unasked.
+#[test]
+fn a_windsurf_scope_that_does_not_carry_over_is_named() {
+    let project = Project::empty();
+    for (name, text) in [
+        (
+            "mix",
+            "---\ntrigger: glob\nglobs: src/**/*.ts, !src/**/*.test.ts\n---\nMix.\n",
+        ),
+        ("neg", "---\ntrigger: glob\nglobs: \"!src/**\"\n---\nNeg.\n"),
+        ("bogus", "---\ntrigger: bogus\nglobs: a/**\n---\nBogus.\n"),
+        (
+            "model",
+            "---\ntrigger: model_decision\ndescription: d\nglobs: src/**\n---\nModel.\n",
+        ),
+        ("empty", "---\ntrigger: glob\n---\nEmpty.\n"),
+    ] {
+        project.write(&format!(".windsurf/rules/{name}.md"), text);
+    }
+    let run = project.run(&["import", "--from", "windsurf"]);
+    run.expect_code(0);
+    let stderr = run.stderr();
+    for note in [
+        "note: .windsurf/rules/mix.md: glob `!src/**/*.test.ts` left out: a negation,",
+        "note: .windsurf/rules/neg.md: glob `!src/**` left out: a negation,",
+        "note: .windsurf/rules/bogus.md: `trigger: bogus` is not one Windsurf documents (always_on, glob, model_decision, manual); it is imported as always-on: check its scope;",
+        "note: .windsurf/rules/model.md: its `globs` are left out: Windsurf reads them only with `trigger: glob`;",
+        "note: .windsurf/rules/empty.md: `trigger: glob` without `globs` names no files;",
+    ] {
+        assert!(stderr.contains(note), "{note}\n{stderr}");
+    }
+    assert_eq!(
+        project.read(".ai-rulez/rules/neg.md"),
+        "---\nactivation: manual\n---\n\nNeg.\n"
+    );
+    assert_eq!(
+        project.read(".ai-rulez/rules/mix.md"),
+        "---\npaths:\n  - src/**/*.ts\n---\n\nMix.\n"
+    );
+    let generate = project.run(&["generate"]);
+    generate.expect_code(1);
+    for name in ["mix", "neg", "bogus", "model", "empty"] {
+        assert!(
+            generate.stderr().contains(&format!(
+                ".windsurf/rules/{name}.md: exists and was not written by ai-rulez"
+            )),
+            "{name}: {}",
+            generate.stderr()
+        );
+    }
 }

@@ -952,7 +952,8 @@ fn get_context_lists_what_applies_nearest_first_with_why() {
             "problems": []
         })
     );
-    // A folder: scoped rules reaching inside it apply, a file elsewhere does not.
+    // A folder: scoped rules reaching inside it apply (`**/*.rs` too, since a Rust file there
+    // would match it), a file elsewhere does not.
     fs_err::create_dir_all(project.path().join("src/db")).expect("mkdir");
     let reply = server.ok("get_context", json!({"path": "src", "task": "migration"}));
     let ids: Vec<&str> = reply["entries"]
@@ -963,7 +964,14 @@ fn get_context_lists_what_applies_nearest_first_with_why() {
         .collect();
     assert_eq!(
         ids,
-        ["database", "architecture", "style", "safety", "release"]
+        [
+            "database",
+            "rust",
+            "architecture",
+            "style",
+            "safety",
+            "release"
+        ]
     );
     assert_eq!(
         server.fails("get_context", json!({"path": "../elsewhere/a.rs"})),
