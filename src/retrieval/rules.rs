@@ -139,7 +139,11 @@ pub fn get_rules(catalog: &Catalog, session: &mut Session, request: &RulesReques
         }
     } else {
         for entry in &eligible {
-            if entry.number < catalog.rules.len() {
+            // A rule read only when asked for by name is never pushed: it is listed, for
+            // `include`.
+            let manual =
+                catalog.entry(entry.number).activation == crate::content::Activation::Manual;
+            if entry.number < catalog.rules.len() && !manual {
                 chosen.push((
                     entry.number,
                     "covers these files (no task given)".to_owned(),

@@ -180,19 +180,24 @@ pub(crate) fn not_adoptable(
                     changed.push(source.as_str());
                 }
             }
-            let clause = |sources: &[&str], what: &str| {
-                let verb = if sources.len() == 1 { "was" } else { "were" };
-                format!("{} made of it {verb} {what} since", sources.join(", "))
+            let one = |sources: &[&str]| sources.len() == 1;
+            let gone = |sources: &[&str]| {
+                let verb = if one(sources) { "was" } else { "were" };
+                format!("{} made of it {verb} deleted since", sources.join(", "))
+            };
+            // Edited, emptied, or another item now at that path: the file says what it says.
+            let other = |sources: &[&str]| {
+                let verb = if one(sources) { "holds" } else { "hold" };
+                format!(
+                    "{} made of it no longer {verb} what the import wrote there",
+                    sources.join(", ")
+                )
             };
             let reason = match (deleted.is_empty(), changed.is_empty()) {
                 (true, true) => return None,
-                (false, true) => clause(&deleted, "deleted"),
-                (true, false) => clause(&changed, "changed"),
-                (false, false) => format!(
-                    "{} and {}",
-                    clause(&deleted, "deleted"),
-                    clause(&changed, "changed")
-                ),
+                (false, true) => gone(&deleted),
+                (true, false) => other(&changed),
+                (false, false) => format!("{} and {}", gone(&deleted), other(&changed)),
             };
             Some((path.clone(), reason))
         })
@@ -309,8 +314,18 @@ pub(crate) fn left_beside_outputs(
                                 != recorded.get(&item.source_path)
                         })
                 });
-            let read_by_them =
-                |output: &str| readers.iter().any(|spec| spec_reads(spec, output));
+            // Another assistant's folder the reads list names (`.claude/rules` for Copilot) is
+            // read by some of this assistant's surfaces only (VS Code, not code review on
+            // github.com), so a copy there is no reason to delete the file.
+            let read_by_them = |output: &str| {
+                readers.iter().any(|spec| {
+                    spec_reads(spec, output)
+                        && (owns(spec, output)
+                            || spec.root.as_ref().is_some_and(|root| root.path == output)
+                            || !output.contains('/')
+                            || output.ends_with("/AGENTS.md"))
+                })
+            };
             let carriers = outputs_carrying(&holders, outputs, read_by_them, path);
             if carriers.is_empty() {
                 return None;

@@ -434,7 +434,7 @@ fn an_imported_file_is_not_adopted_once_an_item_made_of_it_was_deleted() {
     blocked.expect_code(1);
     assert!(
         blocked.stderr().starts_with(
-            "error: .cursor/rules/a.mdc: `ai-rulez import` read it into .ai-rulez/, but .ai-rulez/rules/a.md made of it was changed since, so replacing it could lose text only it holds; to keep the file, move it away (or copy what you want kept into .ai-rulez/ first); to replace it, run `ai-rulez generate --force`, which saves it as .cursor/rules/a.mdc.orig first"
+            "error: .cursor/rules/a.mdc: `ai-rulez import` read it into .ai-rulez/, but .ai-rulez/rules/a.md made of it no longer holds what the import wrote there, so replacing it could lose text only it holds; to keep the file, move it away (or copy what you want kept into .ai-rulez/ first); to replace it, run `ai-rulez generate --force`, which saves it as .cursor/rules/a.mdc.orig first"
         ),
         "{}",
         blocked.stderr()
@@ -1081,4 +1081,25 @@ fn a_legacy_rules_file_is_not_promised_a_replacement_generate_never_writes() {
     assert!(!run.stderr().contains("replaces it"), "{}", run.stderr());
     project.run(&["generate"]).expect_code(0);
     assert_eq!(project.read(".cursorrules"), "Use tabs.\n");
+}
+
+/// A copy in another assistant's folder that only some of this assistant's surfaces read is no
+/// reason to delete the file: Copilot reads `.claude/rules` in VS Code only, not in code review
+/// on github.com, which reads `.github/instructions`.
+#[test]
+fn a_copy_only_some_surfaces_read_is_no_reason_to_delete_the_file() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\", \"copilot\"]\n",
+    );
+    project.write(
+        ".github/instructions/api.instructions.md",
+        "---\napplyTo: \"src/api/**\"\n---\nReturn problem+json.\n",
+    );
+    project.run(&["import", "--from", "copilot"]).expect_code(0);
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert!(!run.stderr().contains("twice"), "{}", run.stderr());
+    assert!(project.exists(".claude/rules/api.md"));
 }

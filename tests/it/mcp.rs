@@ -1838,3 +1838,38 @@ fn b35_300_matching_rules_stay_under_the_client_cap_and_say_how_to_get_the_rest(
     assert_eq!(total, 50);
     server.finish();
 }
+
+/// Without a task every rule for the paths is sent, except one read only when asked for by
+/// name: it is listed for `include`, never pushed.
+#[test]
+fn without_a_task_a_manual_rule_is_listed_not_sent() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n",
+    );
+    project.write(
+        ".ai-rulez/rules/style.md",
+        "# Style\n\nKeep functions short.\n",
+    );
+    project.write(
+        ".ai-rulez/rules/release.md",
+        "---\nactivation: manual\n---\n# Release\n\nThe release checklist.\n",
+    );
+    let mut server = Server::start(project.path());
+    let reply = server.ok("get_rules", json!({"paths": ["src/a.rs"]}));
+    assert_eq!(sent_ids(&reply), ["style"]);
+    let others: Vec<&str> = reply["others"]
+        .as_array()
+        .expect("others")
+        .iter()
+        .map(|other| other["id"].as_str().expect("id"))
+        .collect();
+    assert_eq!(others, ["release"]);
+    let included = server.ok(
+        "get_rules",
+        json!({"paths": ["src/a.rs"], "include": ["release"]}),
+    );
+    assert!(sent_ids(&included).contains(&"release".to_owned()));
+    server.finish();
+}
