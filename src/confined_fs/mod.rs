@@ -197,6 +197,28 @@ impl ProjectDir {
         Ok(None)
     }
 
+    /// The first of the project-relative `relative`'s leading folders, or `relative` itself,
+    /// that is a symlink (`web` for `web/src/a.ts` when `web` is a link), without following
+    /// any; `None` when none is, or the path stops existing (or stops being a folder) before
+    /// one is met. A part that cannot be looked at ends the search too: a caller naming links
+    /// for the user must not stop on one it could not see.
+    #[must_use]
+    pub fn first_link_on_the_way(&self, relative: &str) -> Option<String> {
+        let parts: Vec<&str> = relative
+            .split('/')
+            .filter(|part| !part.is_empty())
+            .collect();
+        for end in 1..=parts.len() {
+            let prefix = parts[..end].join("/");
+            match self.info(&prefix).ok()??.kind {
+                EntryKind::Symlink => return Some(prefix),
+                EntryKind::Folder => {}
+                EntryKind::File | EntryKind::Other => return None,
+            }
+        }
+        None
+    }
+
     /// Where the symlink at `relative` points, as a project-relative path resolved lexically
     /// against the link's folder (`AGENTS.md -> ./CLAUDE.md` gives `CLAUDE.md`). The link is
     /// read, never followed. `None` when nothing is there, it is not a symlink, or its target is

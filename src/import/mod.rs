@@ -88,6 +88,17 @@ pub(crate) struct Found {
     pub lossy: std::collections::BTreeSet<String>,
 }
 
+impl Found {
+    /// Notes that the source file at `path` lost `what` on the way (`left out keys ...: foo`),
+    /// and marks it lossy: the next `generate` shows the difference instead of replacing it.
+    pub(crate) fn note_lossy(&mut self, path: &str, what: &str) {
+        self.notes.push(format!(
+            "{path}: {what}; so `generate` will not replace {path} unasked (it shows the diff; `--force` keeps a copy)"
+        ));
+        self.lossy.insert(path.to_owned());
+    }
+}
+
 /// The result of an import: every file created (or, with `dry_run`, that would be), sorted.
 #[derive(Debug)]
 pub(crate) struct Outcome {

@@ -91,13 +91,8 @@ fn cursor(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
     // Nested rule folders (`packages/web/.cursor/rules/`) apply to their folder only, and their
     // globs are relative to it (the scope rule `find_context` serves them by, too).
     let nested = crate::instruction_files::nested_cursor_rules(tree.dir.root(), ".ai-rulez");
+    // A linked rule file among them is named and left out when it is read (`Tree::document`).
     for (path, scope) in nested.files {
-        // A linked rule file is named, like one in the root's folder, instead of stopping
-        // the whole import when reading it is refused.
-        if tree.is_symlink(&path)? {
-            tree.leave_out_symlink(&path);
-            continue;
-        }
         cursor_rule(tree, &path, Some(&scope), found)?;
     }
     for folder in nested.linked_folders {
@@ -225,11 +220,13 @@ fn note_keys_left_out(
     if left_out.is_empty() {
         return;
     }
-    found.notes.push(format!(
-        "{path}: left out frontmatter keys ai-rulez does not read from this file: {}; so `generate` will not replace {path} unasked (it shows the diff; `--force` keeps a copy)",
-        left_out.join(", ")
-    ));
-    found.lossy.insert(path.to_owned());
+    found.note_lossy(
+        path,
+        &format!(
+            "left out frontmatter keys ai-rulez does not read from this file: {}",
+            left_out.join(", ")
+        ),
+    );
 }
 
 /// The globs of the Cursor rule at `path` that keep their meaning as ai-rulez `paths`, in
@@ -252,20 +249,20 @@ fn globs_to_keep(path: &str, globs: Vec<String>, found: &mut Found) -> Vec<Strin
             )),
         }
     }
-    if !left_out.is_empty() {
-        // The generated rule cannot say what these globs said: not a file to replace unasked.
-        found.lossy.insert(path.to_owned());
-    }
+    // The generated rule cannot say what these globs said: not a file to replace unasked.
     for (glob, why) in &left_out {
-        found.notes.push(format!(
-            "{path}: glob `{}` left out: {why}; {}; so `generate` will not replace {path} unasked (it shows the diff; `--force` keeps a copy)",
-            crate::lint::screen::escape_unreadable(glob),
-            if kept.is_empty() {
-                "with no glob left, the rule is imported as manual (read when asked for by name), so it applies to no file it did not apply to before: give it `paths` to scope it again"
-            } else {
-                "the rule keeps its other globs"
-            }
-        ));
+        found.note_lossy(
+            path,
+            &format!(
+                "glob `{}` left out: {why}; {}",
+                crate::lint::screen::escape_unreadable(glob),
+                if kept.is_empty() {
+                    "with no glob left, the rule is imported as manual (read when asked for by name), so it applies to no file it did not apply to before: give it `paths` to scope it again"
+                } else {
+                    "the rule keeps its other globs"
+                }
+            ),
+        );
     }
     kept
 }
@@ -405,23 +402,22 @@ fn windsurf(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
 /// always-on), `globs` beside a trigger other than `glob` (Windsurf reads them only then; left
 /// out), and `trigger: glob` without globs (always-on).
 fn note_windsurf_scope(path: &str, trigger: Option<&str>, has_globs: bool, found: &mut Found) {
-    let why = match trigger {
-        Some("glob") if !has_globs => {
+    let why = match (trigger, has_globs) {
+        (Some("glob"), false) => {
             "`trigger: glob` without `globs` names no files; it is imported as always-on: give it `paths` to scope it".to_owned()
         }
-        None | Some("always_on" | "glob" | "model_decision" | "manual") if !has_globs || trigger == Some("glob") => return,
-        None | Some("always_on" | "model_decision" | "manual") => {
+        (Some("glob"), true) | (None | Some("always_on" | "model_decision" | "manual"), false) => {
+            return;
+        }
+        (None | Some("always_on" | "model_decision" | "manual"), true) => {
             "its `globs` are left out: Windsurf reads them only with `trigger: glob`".to_owned()
         }
-        Some(other) => format!(
+        (Some(other), _) => format!(
             "`trigger: {}` is not one Windsurf documents (always_on, glob, model_decision, manual); it is imported as always-on: check its scope",
             crate::lint::screen::escape_unreadable(other)
         ),
     };
-    found.notes.push(format!(
-        "{path}: {why}; so `generate` will not replace {path} unasked (it shows the diff; `--force` keeps a copy)"
-    ));
-    found.lossy.insert(path.to_owned());
+    found.note_lossy(path, &why);
 }
 
 /// Cline: every Markdown or text file of `.clinerules/` is a rule (`paths:` scopes it);

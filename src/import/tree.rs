@@ -78,16 +78,6 @@ impl<'a> Tree<'a> {
         Ok(Some(readable))
     }
 
-    /// Whether the project-relative `path` is itself a symlink.
-    ///
-    /// Errors: I/O errors (a symlink on the way is refused).
-    pub(crate) fn is_symlink(&self, path: &str) -> Result<bool> {
-        Ok(self
-            .dir
-            .info(path)?
-            .is_some_and(|info| info.kind == EntryKind::Symlink))
-    }
-
     /// Names the symlink at the project-relative `path` in [`Tree::left_out`], as a symlink
     /// met in a folder read is named.
     pub(crate) fn leave_out_symlink(&self, path: &str) {
@@ -116,19 +106,13 @@ impl<'a> Tree<'a> {
     /// on the way to it, is a symlink, names that link in [`Tree::left_out`] and reads as
     /// nothing there, so one link does not stop the whole import; otherwise `error`.
     fn left_out_if_linked<T>(&self, path: &str, error: crate::error::Error) -> Result<Option<T>> {
-        let components: Vec<&str> = path.split('/').collect();
-        for end in 1..=components.len() {
-            let prefix = components[..end].join("/");
-            match self.dir.info(&prefix) {
-                Ok(Some(info)) if info.kind == EntryKind::Symlink => {
-                    self.leave_out_symlink(&prefix);
-                    return Ok(None);
-                }
-                Ok(Some(info)) if info.kind == EntryKind::Folder => {}
-                _ => break,
+        match self.dir.first_link_on_the_way(path) {
+            Some(link) => {
+                self.leave_out_symlink(&link);
+                Ok(None)
             }
+            None => Err(error),
         }
-        Err(error)
     }
 
     /// Whether `path` is a folder.
@@ -307,14 +291,14 @@ pub(crate) fn carry_keys(
         }
     }
     if !dropped.is_empty() {
-        found.notes.push(format!(
-            "{}: left out keys ai-rulez does not read for this {}: {}; so `generate` will not replace {} unasked (it shows the diff; `--force` keeps a copy)",
-            draft.origin,
-            draft.kind.noun(),
-            dropped.join(", "),
-            draft.origin
-        ));
-        found.lossy.insert(draft.origin.clone());
+        found.note_lossy(
+            &draft.origin,
+            &format!(
+                "left out keys ai-rulez does not read for this {}: {}",
+                draft.kind.noun(),
+                dropped.join(", ")
+            ),
+        );
     }
 }
 

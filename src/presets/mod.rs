@@ -241,6 +241,11 @@ pub(crate) struct PresetSpec {
     /// for the files below `packages/web/`), as Cursor does (`reads_nested_rules = true`).
     #[serde(default)]
     pub reads_nested_rules: bool,
+    /// Entries of `reads` that only some of the assistant's surfaces read (VS Code Copilot
+    /// reads `.claude/rules`, code review on github.com does not): a copy there is no reason
+    /// to tell the user to delete the assistant's own file.
+    #[serde(default)]
+    pub reads_in_some_surfaces: Vec<String>,
 }
 
 /// What a root file contains.
@@ -546,6 +551,15 @@ pub(crate) fn is_plain_relative(path: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn files_read_by_some_surfaces_are_among_the_files_read() {
+        for spec in super::builtin_specs().expect("specs") {
+            for entry in &spec.reads_in_some_surfaces {
+                assert!(spec.reads.contains(entry), "{}: {entry}", spec.name);
+            }
+        }
+    }
+
     #[test]
     fn nested_rules_folders_are_only_sub_folders_an_assistant_reads() {
         for path in [

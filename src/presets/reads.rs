@@ -243,12 +243,17 @@ pub(crate) fn preset_reads(config: &Config, preset: &PresetSpec, home: &str) -> 
 /// folder above it: the files its assistant reads whatever the config says.
 #[must_use]
 pub(crate) fn reads_by_default(preset: &PresetSpec, path: &str) -> bool {
-    preset.reads.iter().any(|read| {
-        path == read
-            || path
-                .strip_prefix(read.as_str())
-                .is_some_and(|rest| rest.starts_with('/'))
-    })
+    preset.reads.iter().any(|read| is_at_or_below(path, read))
+}
+
+/// Whether the project-relative `path` is `entry` or lies in the folder `entry`, as a `reads`
+/// entry names files.
+#[must_use]
+pub(crate) fn is_at_or_below(path: &str, entry: &str) -> bool {
+    path == entry
+        || path
+            .strip_prefix(entry)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// The notes naming items that still reach one assistant twice after [`place`]: for each

@@ -91,12 +91,21 @@ pub(crate) fn read_checked(dir: &ProjectDir, record_path: &str) -> (Record, Opti
     }
 }
 
-/// The warning for a record [`read_checked`] ignored for `why`.
+/// The record of the project whose manifest is `manifest_path` (see [`path_for`]; empty for
+/// a project without a config folder), and the warning to give when a record that is there
+/// was ignored (see [`read_checked`]).
 #[must_use]
-pub(crate) fn ignored_record_warning(record_path: &str, why: &str) -> String {
-    format!(
-        "{record_path}: ignored ({why}); the files `ai-rulez import` read count as hand-written, so `generate` asks before replacing them. Import them again to record them anew, or delete the record"
-    )
+pub(crate) fn read_for(dir: &ProjectDir, manifest_path: &str) -> (Record, Option<String>) {
+    let Some(record_path) = path_for(manifest_path) else {
+        return (Record::default(), None);
+    };
+    let (record, problem) = read_checked(dir, &record_path);
+    let warning = problem.map(|why| {
+        format!(
+            "{record_path}: ignored ({why}); the files `ai-rulez import` read count as hand-written, so `generate` asks before replacing them. Import them again to record them anew, or delete the record"
+        )
+    });
+    (record, warning)
 }
 
 /// Adds `imported` (as [`read_checked`] returns it) to the record of the config folder
@@ -141,65 +150,92 @@ pub(crate) fn record(
     }))
 }
 
-/// The recorded files that may not be adopted although they still hold the bytes the import
-/// read, each with why, as a clause (`.ai-rulez/rules/a.md made of it was deleted since`):
-/// an item the record names for it was deleted or changed since the import wrote it, so the
-/// file may hold text that is nowhere else; or the record does not name its items (an older
-/// import), so that cannot be told. Items are looked at in `dir`, by their source paths.
+/// The items the record names for one imported file, against the project now: those deleted
+/// since (no longer among the project's items) and those whose file no longer holds what the
+/// import wrote there (edited, emptied, or another item now at that path), each by source
+/// path in path order. Each item file still there is read once, through `dir`.
+struct ItemsSinceImport<'a> {
+    deleted: Vec<&'a str>,
+    changed: Vec<&'a str>,
+}
+
+impl<'a> ItemsSinceImport<'a> {
+    /// Compares `recorded` (item source path → digest the import wrote) with the project's
+    /// `items` and their files in `dir`.
+    fn of(
+        dir: &ProjectDir,
+        recorded: &'a BTreeMap<String, String>,
+        items: &[crate::content::Item],
+    ) -> Self {
+        let present: std::collections::HashSet<&str> =
+            items.iter().map(|item| item.source_path.as_str()).collect();
+        let mut deleted = Vec::new();
+        let mut changed = Vec::new();
+        for (source, digest) in recorded {
+            if !present.contains(source.as_str()) {
+                deleted.push(source.as_str());
+                continue;
+            }
+            let now = dir
+                .read(source, crate::content::MAX_FILE_BYTES)
+                .ok()
+                .flatten()
+                .map(|(bytes, _)| crate::hash::content_digest(source, &bytes));
+            if now.as_ref() != Some(digest) {
+                changed.push(source.as_str());
+            }
+        }
+        Self { deleted, changed }
+    }
+
+    /// Whether every item is as the import wrote it.
+    fn unchanged(&self) -> bool {
+        self.deleted.is_empty() && self.changed.is_empty()
+    }
+}
+
+/// Of the recorded `candidates` (files `generate` would adopt: at a path it writes and not
+/// generated yet), those that may not be adopted although they still hold the bytes the import
+/// read, each with why, as a clause (`.ai-rulez/rules/a.md made of it was deleted since`): an
+/// item the record names for it was deleted or changed since the import wrote it, so the file
+/// may hold text that is nowhere else; or the record does not name its items (an older
+/// import), so that cannot be told.
 #[must_use]
 pub(crate) fn not_adoptable(
     dir: &ProjectDir,
     imported: &Record,
+    candidates: &[&String],
     items: &[crate::content::Item],
 ) -> BTreeMap<String, String> {
-    let present: std::collections::HashSet<&str> =
-        items.iter().map(|item| item.source_path.as_str()).collect();
-    imported
-        .files
-        .keys()
+    candidates
+        .iter()
         .filter_map(|path| {
-            let Some(sources) = imported.items.get(path) else {
+            let Some(recorded) = imported.items.get(*path) else {
                 return Some((
-                    path.clone(),
+                    (*path).clone(),
                     "the import that recorded it did not name the items it became, so whether they still hold all of its text cannot be told".to_owned(),
                 ));
             };
-            let mut deleted = Vec::new();
-            let mut changed = Vec::new();
-            for (source, digest) in sources {
-                if !present.contains(source.as_str()) {
-                    deleted.push(source.as_str());
-                    continue;
-                }
-                let now = dir
-                    .read(source, crate::content::MAX_FILE_BYTES)
-                    .ok()
-                    .flatten()
-                    .map(|(bytes, _)| crate::hash::content_digest(source, &bytes));
-                if now.as_ref() != Some(digest) {
-                    changed.push(source.as_str());
-                }
-            }
-            let one = |sources: &[&str]| sources.len() == 1;
+            let since = ItemsSinceImport::of(dir, recorded, items);
             let gone = |sources: &[&str]| {
-                let verb = if one(sources) { "was" } else { "were" };
+                let verb = if sources.len() == 1 { "was" } else { "were" };
                 format!("{} made of it {verb} deleted since", sources.join(", "))
             };
             // Edited, emptied, or another item now at that path: the file says what it says.
             let other = |sources: &[&str]| {
-                let verb = if one(sources) { "holds" } else { "hold" };
+                let verb = if sources.len() == 1 { "holds" } else { "hold" };
                 format!(
                     "{} made of it no longer {verb} what the import wrote there",
                     sources.join(", ")
                 )
             };
-            let reason = match (deleted.is_empty(), changed.is_empty()) {
+            let reason = match (since.deleted.is_empty(), since.changed.is_empty()) {
                 (true, true) => return None,
-                (false, true) => gone(&deleted),
-                (true, false) => other(&changed),
-                (false, false) => format!("{} and {}", gone(&deleted), other(&changed)),
+                (false, true) => gone(&since.deleted),
+                (true, false) => other(&since.changed),
+                (false, false) => format!("{} and {}", gone(&since.deleted), other(&since.changed)),
             };
-            Some((path.clone(), reason))
+            Some(((*path).clone(), reason))
         })
         .collect()
 }
@@ -304,26 +340,16 @@ pub(crate) fn left_beside_outputs(
                 return None;
             }
             let file_changed = crate::hash::content_digest(path, &bytes) != *digest;
-            let items_changed = holders.len() < recorded.len()
-                || holders.iter().any(|item| {
-                    dir.read(&item.source_path, crate::content::MAX_FILE_BYTES)
-                        .ok()
-                        .flatten()
-                        .is_none_or(|(now, _)| {
-                            Some(&crate::hash::content_digest(&item.source_path, &now))
-                                != recorded.get(&item.source_path)
-                        })
-                });
-            // Another assistant's folder the reads list names (`.claude/rules` for Copilot) is
-            // read by some of this assistant's surfaces only (VS Code, not code review on
-            // github.com), so a copy there is no reason to delete the file.
+            let items_changed = !ItemsSinceImport::of(dir, recorded, items).unchanged();
+            // A copy only some of the assistant's surfaces read (its spec's
+            // `reads_in_some_surfaces`) is no reason to delete the file.
             let read_by_them = |output: &str| {
                 readers.iter().any(|spec| {
                     spec_reads(spec, output)
-                        && (owns(spec, output)
-                            || spec.root.as_ref().is_some_and(|root| root.path == output)
-                            || !output.contains('/')
-                            || output.ends_with("/AGENTS.md"))
+                        && !spec
+                            .reads_in_some_surfaces
+                            .iter()
+                            .any(|read| crate::presets::reads::is_at_or_below(output, read))
                 })
             };
             let carriers = outputs_carrying(&holders, outputs, read_by_them, path);

@@ -200,35 +200,29 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         Mode::Write => Some(settings.dir.lock()?),
         Mode::Check | Mode::DryRun => None,
     };
-    let (mut old_manifest, manifest_warnings, interrupted) = read_manifest(settings)?;
+    let (mut old_manifest, mut manifest_warnings, interrupted) = read_manifest(settings)?;
     // Files `ai-rulez import` read and that still hold those bytes are provably in .ai-rulez/
-    // now: their digests prove them replaceable (never deletable: only `files` are orphans).
-    // Unless an item made of the file was deleted since: its text is then nowhere else.
-    let mut manifest_warnings = manifest_warnings;
-    let mut ignored_record = None;
-    let imported = match adoption::path_for(&settings.manifest_path) {
-        Some(path) => {
-            let (record, problem) = adoption::read_checked(settings.dir, &path);
-            if let Some(why) = problem {
-                let warning = adoption::ignored_record_warning(&path, &why);
-                manifest_warnings.push(warning.clone());
-                ignored_record = Some(warning);
-            }
-            record
-        }
-        None => adoption::Record::default(),
-    };
-    let not_adoptable = adoption::not_adoptable(settings.dir, &imported, settings.items);
-    for (path, digest) in &imported.files {
-        if crate::presets::is_output_path(path)
-            && !old_manifest.files.contains_key(path)
-            && !not_adoptable.contains_key(path)
-        {
+    // now: their digests prove them replaceable (never deletable: only `files` are orphans),
+    // unless an item made of one changed since (see `adoption::not_adoptable`). Only files not
+    // generated yet are looked at, so a project long past its import reads no item here.
+    let (imported, ignored_record) = adoption::read_for(settings.dir, &settings.manifest_path);
+    manifest_warnings.extend(ignored_record.clone());
+    let candidates: Vec<&String> = imported
+        .files
+        .keys()
+        .filter(|path| {
+            crate::presets::is_output_path(path) && !old_manifest.files.contains_key(*path)
+        })
+        .collect();
+    let not_adoptable =
+        adoption::not_adoptable(settings.dir, &imported, &candidates, settings.items);
+    for path in candidates {
+        if !not_adoptable.contains_key(path) {
             old_manifest
                 .alternates
                 .entry(path.clone())
                 .or_default()
-                .insert(digest.clone());
+                .insert(imported.files[path].clone());
         }
     }
     let mut state = State {

@@ -140,40 +140,45 @@ fn project_scope(root: &std::path::Path, scope: &str) -> Result<String, ToolErro
 }
 
 /// The first folder on the way to the project-relative `path`, or `path` itself when it is
-/// one, whose instruction files the index never holds: a symlink (never followed) or a folder
-/// it never walks (`.git`, `node_modules`, ...). Output: the folder (escaped as replies show
-/// names) and why, as `find_context` lists what it withholds; `None` when every folder on the
-/// way is walked, or a folder on the way is missing (a file not yet written). Never fails: a
-/// folder that cannot be looked at is left unnamed.
+/// one, whose instruction files the index never holds: a symlink (never followed, see
+/// [`crate::confined_fs::ProjectDir::first_link_on_the_way`]) or a folder it never walks
+/// (`.git`, `node_modules`, ...: by name above the path, even before it exists; the path itself
+/// only when it is that folder, not a file named so). Output: the folder (escaped as replies
+/// show names) and why, as `find_context` lists what it withholds; `None` when every folder on
+/// the way is walked. Never fails: a folder that cannot be looked at is left unnamed.
 fn unindexed_folder_on_the_way(
     dir: &crate::confined_fs::ProjectDir,
     path: &str,
 ) -> Option<(String, &'static str)> {
-    use crate::confined_fs::EntryKind;
-    const UNWALKED: &str = "a folder the index never walks (version control, dependencies, build output, ai-rulez's own items), so no instruction file inside it is served; the files of the folders above it still apply";
     let components: Vec<&str> = path.split('/').filter(|part| !part.is_empty()).collect();
-    for end in 1..=components.len() {
-        let folder = components[..end].join("/");
-        let is_path_itself = end == components.len();
-        // By its name, a folder above the path is never walked even before it exists; the
-        // path itself only when it is that folder, not a file named so.
-        let skipped = crate::instruction_files::SKIPPED_FOLDERS.contains(&components[end - 1]);
-        let why = match dir.info(&folder).ok().flatten().map(|info| info.kind) {
-            Some(EntryKind::Symlink) if is_path_itself => {
-                "a symlink, never followed, so no instruction file behind it is served; the files of the folders above it still apply"
-            }
-            Some(EntryKind::Symlink) => {
-                "a symlink on the way to the path, never followed, so no instruction file behind it is served; the files of the folders above it still apply"
-            }
-            Some(EntryKind::Folder) if skipped => UNWALKED,
-            None if skipped && !is_path_itself => UNWALKED,
-            Some(EntryKind::Folder) => continue,
-            None | Some(EntryKind::File | EntryKind::Other) => return None,
-        };
-        return Some((crate::lint::screen::escape_unreadable(&folder), why));
-    }
-    None
+    let depth_of = |folder: &str| folder.split('/').count();
+    let skipped = components
+        .iter()
+        .position(|part| crate::instruction_files::SKIPPED_FOLDERS.contains(part))
+        .map(|index| components[..=index].join("/"))
+        .filter(|folder| {
+            depth_of(folder) < components.len() || crate::retrieval::is_folder(dir, folder)
+        });
+    let link = dir.first_link_on_the_way(path);
+    let (folder, why) = match (link, skipped) {
+        // The shallower of the two hides the other.
+        (Some(link), Some(skipped)) if depth_of(&skipped) < depth_of(&link) => (skipped, UNWALKED),
+        (Some(link), _) if depth_of(&link) == components.len() => (
+            link,
+            "a symlink, never followed, so no instruction file behind it is served; the files of the folders above it still apply",
+        ),
+        (Some(link), _) => (
+            link,
+            "a symlink on the way to the path, never followed, so no instruction file behind it is served; the files of the folders above it still apply",
+        ),
+        (None, Some(skipped)) => (skipped, UNWALKED),
+        (None, None) => return None,
+    };
+    Some((crate::lint::screen::escape_unreadable(&folder), why))
 }
+
+/// Why a folder [`unindexed_folder_on_the_way`] names as never walked holds nothing served.
+const UNWALKED: &str = "a folder the index never walks (version control, dependencies, build output, ai-rulez's own items), so no instruction file inside it is served; the files of the folders above it still apply";
 
 /// Checks that the project-relative `scope` is a folder of the project, without following a
 /// symlink. Errors: a sentence naming what it is instead (a file, a symlink, nothing) and what
