@@ -90,7 +90,7 @@ fn cursor(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
     }
     // Nested rule folders (`packages/web/.cursor/rules/`) apply to their folder only, and their
     // globs are relative to it (the scope rule `find_context` serves them by, too).
-    let nested = crate::instruction_files::nested_cursor_rules(tree.dir.root(), ".ai-rulez");
+    let nested = crate::instruction_files::nested_cursor_rules(tree.dir, ".ai-rulez");
     // A linked rule file among them is named and left out when it is read (`Tree::document`).
     for (path, scope) in nested.files {
         cursor_rule(tree, &path, Some(&scope), found)?;

@@ -28,8 +28,6 @@ pub(crate) use query::{
     context_text, find_context, load_context, loaded_text,
 };
 
-use std::path::Path;
-
 use globset::GlobSet;
 
 use crate::confined_fs::ProjectDir;
@@ -297,7 +295,7 @@ pub(crate) fn build(dir: &ProjectDir, config_dir_relative: &str) -> InstructionI
     let Walked {
         files: candidates,
         linked_tool_folders,
-    } = walk(dir.root(), config_dir_relative);
+    } = walk(dir, config_dir_relative);
     let truncated = candidates.len() > MAX_INDEXED;
     let mut index = InstructionIndex {
         files: Vec::new(),
@@ -405,12 +403,15 @@ pub(crate) struct NestedCursorRules {
     pub linked_folders: Vec<String>,
 }
 
-/// The Cursor rule files of nested folders below `root`, found as the context index finds them
-/// (git's ignore rules apply, symlinks are not followed, `config_dir_relative` and tool folders
-/// are skipped).
+/// The Cursor rule files of nested folders of the project at `dir`, found as the context index
+/// finds them (git's ignore rules apply, symlinks are not followed, `config_dir_relative` and
+/// tool folders are skipped).
 #[must_use]
-pub(crate) fn nested_cursor_rules(root: &Path, config_dir_relative: &str) -> NestedCursorRules {
-    let walked = walk(root, config_dir_relative);
+pub(crate) fn nested_cursor_rules(
+    dir: &ProjectDir,
+    config_dir_relative: &str,
+) -> NestedCursorRules {
+    let walked = walk(dir, config_dir_relative);
     let linked_folders = walked
         .linked_tool_folders
         .into_iter()
@@ -475,11 +476,12 @@ pub(crate) fn withheld_scope(path: &str) -> String {
     }
 }
 
-/// Every candidate path under `root` with its placement, ordered by scope depth, then path, and
-/// the symlinked tool folders the walk passed without following them. Git's ignore rules apply
-/// (see [`crate::git::listed_among`]); `config_dir_relative` and the [`SKIPPED_FOLDERS`] are
-/// not walked.
-fn walk(root: &Path, config_dir_relative: &str) -> Walked {
+/// Every candidate path of the project at `dir` with its placement, ordered by scope depth,
+/// then path, and the symlinked tool folders the walk passed without following them. Git's
+/// ignore rules apply (see [`crate::git::listed_among`]); `config_dir_relative` and the
+/// [`SKIPPED_FOLDERS`] are not walked.
+fn walk(dir: &ProjectDir, config_dir_relative: &str) -> Walked {
+    let root = dir.root();
     let config_dir = root.join(config_dir_relative);
     let skip_config_dir = !config_dir_relative.is_empty();
     let walk = ignore::WalkBuilder::new(root)
@@ -549,13 +551,10 @@ fn walk(root: &Path, config_dir_relative: &str) -> Walked {
     linked_tool_folders.retain(|link| listed.binary_search(link).is_ok());
     // A link git tracks inside an ignored folder (`git add --force web/.cursor`) is listed by
     // git but was never seen by the walk. It is looked at without following any link.
-    let dir = crate::confined_fs::ProjectDir::open(root).ok();
     for path in &listed {
         let tracked_link = placement(path).is_none()
             && !linked_tool_folders.contains(path)
-            && dir.as_ref().is_some_and(|dir| {
-                matches!(dir.info(path), Ok(Some(info)) if info.kind == crate::confined_fs::EntryKind::Symlink)
-            });
+            && matches!(dir.info(path), Ok(Some(info)) if info.kind == crate::confined_fs::EntryKind::Symlink);
         if tracked_link {
             linked_tool_folders.push(path.clone());
         }
