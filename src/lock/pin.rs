@@ -389,18 +389,10 @@ pub(crate) fn staging_command(start: &Path, files: &[String]) -> String {
     }
 }
 
-/// `text` as one shell word: as it is when it holds only characters no shell treats
-/// specially, else in single quotes (a `'` inside written `'\''`).
+/// `text` as one POSIX shell word ([`shlex::try_quote`]). A path cannot hold a NUL byte, the
+/// one thing it refuses; such a text is given as it is.
 fn shell_quoted(text: &str) -> String {
-    let plain = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "._-/+@=:,%".contains(c));
-    if plain {
-        text.to_owned()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    }
+    shlex::try_quote(text).map_or_else(|_| text.to_owned(), std::borrow::Cow::into_owned)
 }
 
 /// After a `generate`: a sentence saying the project's lock no longer matches the sources and
