@@ -49,6 +49,18 @@ pub enum Error {
         reason: String,
     },
 
+    /// `generate` refuses to replace files it cannot prove it wrote, or that were edited by
+    /// hand since: nothing is written. `files` holds each such path (project-relative, sorted)
+    /// with why and the way out; `after` says that nothing was written, with any warning that
+    /// explains the refusal and the diffs of the files in the way.
+    #[error("{}", outputs_in_the_way(.files, .after))]
+    OutputsInTheWay {
+        /// `(path, why and the way out)` per refused output, sorted by path.
+        files: Vec<(String, String)>,
+        /// "nothing was written", then the diffs.
+        after: String,
+    },
+
     /// Literal secrets in the sources (each a `file:line: AR001 message` line with the secret
     /// masked): `generate` and `lock` refuse before writing anything, since every assistant's
     /// files would carry a copy.
@@ -196,6 +208,21 @@ fn located(path: &str, line: Option<usize>, message: &str) -> String {
         Some(line) => format!("{path}:{line}: {message}"),
         None => format!("{path}: {message}"),
     }
+}
+
+/// One refused output reads `path: why` on the error line; several get a line each under one
+/// heading, so no reason runs into the next path.
+fn outputs_in_the_way(files: &[(String, String)], after: &str) -> String {
+    if let [(path, reason)] = files {
+        return format!("{path}: {reason}\n{after}");
+    }
+    let mut text = format!("{} files are in the way:", files.len());
+    for (path, reason) in files {
+        fmt::Write::write_fmt(&mut text, format_args!("\n  {path}: {reason}")).ok();
+    }
+    text.push('\n');
+    text.push_str(after);
+    text
 }
 
 fn join_errors(errors: &[Error]) -> String {

@@ -85,7 +85,8 @@ pub(crate) struct Found {
     pub notes: Vec<String>,
     /// Source files whose items lost something on the way (a key ai-rulez does not read): the
     /// next `generate` must not adopt them unasked, since replacing them would lose it there too.
-    pub lossy: std::collections::BTreeSet<String>,
+    /// Each such file → what it lost, one clause each (`left out frontmatter keys ...: model`).
+    pub lossy: BTreeMap<String, Vec<String>>,
 }
 
 impl Found {
@@ -95,7 +96,10 @@ impl Found {
         self.notes.push(format!(
             "{path}: {what}; so `generate` will not replace {path} unasked (it shows the diff; `--force` keeps a copy)"
         ));
-        self.lossy.insert(path.to_owned());
+        self.lossy
+            .entry(path.to_owned())
+            .or_default()
+            .push(what.to_owned());
     }
 }
 
@@ -256,21 +260,28 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
             .iter()
             .map(|draft| draft.origin.as_str())
             .collect();
-        let files: BTreeMap<String, String> = tree
+        let (partial_files, files): (BTreeMap<String, String>, BTreeMap<String, String>) = tree
             .read_files
             .take()
             .into_iter()
             .filter(|(path, _)| {
                 origins.contains(path.as_str())
-                    && !found.lossy.contains(path)
                     && (crate::presets::is_output_path(path)
                         || crate::presets::is_nested_rules_path(path))
             })
-            .collect();
+            .partition(|(path, _)| found.lossy.contains_key(path));
         items_by_origin.retain(|origin, _| files.contains_key(origin));
+        let partial = partial_files
+            .into_keys()
+            .map(|path| {
+                let what = found.lossy[&path].join("; ");
+                (path, what)
+            })
+            .collect();
         let imported = crate::write::adoption::Record {
             files,
             items: items_by_origin,
+            partial,
         };
         found
             .notes

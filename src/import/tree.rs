@@ -357,6 +357,10 @@ fn note_wrong_scope_types(path: &str, document: &Document, found: &mut Found) {
         found.notes.push(format!(
             "{path}: with a scope key ignored, `generate` will not replace it unasked (it shows the diff); once the item's scope is right, delete {path} or run `generate --force`, which keeps a copy"
         ));
-        found.lossy.insert(path.to_owned());
+        found
+            .lossy
+            .entry(path.to_owned())
+            .or_default()
+            .push("a scope key of the wrong type was ignored".to_owned());
     }
 }

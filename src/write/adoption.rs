@@ -5,10 +5,12 @@
 //! matches its digest and is refused as before, with its diff.
 //!
 //! Format (version 1, sorted keys, 2-space JSON, trailing newline):
-//! `{"version": 1, "files": {path: "sha256:.."}, "items": {path: {item source path: "sha256:.."}}}`,
-//! each digest taken as the manifest takes it ([`crate::hash::content_digest`]: line ends
-//! normalised); `items` names the item files each file became, with the digest of the bytes the
-//! import wrote, and is absent in records written before it existed.
+//! `{"version": 1, "files": {path: "sha256:.."}, "items": {path: {item source path: "sha256:.."}},
+//! "partial": {path: "what was left out"}}`, each digest taken as the manifest takes it
+//! ([`crate::hash::content_digest`]: line ends normalised); `items` names the item files each
+//! file became, with the digest of the bytes the import wrote, and is absent in records written
+//! before it existed; `partial` names the files the import could not carry over whole (never
+//! adopted), so `generate` can say why it refuses them.
 //!
 //! The record only ever grants the writer leave to replace a file at a path it generates; it is
 //! never a reason to read or delete anything, so a damaged or hand-edited record is safe to
@@ -33,6 +35,8 @@ struct Stored {
     files: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     items: BTreeMap<String, BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    partial: BTreeMap<String, String>,
 }
 
 /// What the record holds.
@@ -45,6 +49,10 @@ pub(crate) struct Record {
     /// of each item file made from it (`.ai-rulez/rules/web-react.md`) → `sha256:<hex>` digest
     /// of the bytes the import wrote there. Files recorded by an older import have no entry.
     pub items: BTreeMap<String, BTreeMap<String, String>>,
+    /// Project-relative path of each file the import read but could not carry over whole →
+    /// what it left out (`left out frontmatter keys ...: model`). Such a file is never in
+    /// `files`: replacing it would lose what was left out.
+    pub partial: BTreeMap<String, String>,
 }
 
 /// Where the record of a project whose manifest is `manifest_path` lives: in the machine-local
@@ -74,6 +82,7 @@ pub(crate) fn read_checked(dir: &ProjectDir, record_path: &str) -> (Record, Opti
             Record {
                 files: stored.files,
                 items: stored.items,
+                partial: stored.partial,
             },
             None,
         ),
@@ -121,7 +130,7 @@ pub(crate) fn record(
     config_folder: &str,
     imported: Record,
 ) -> Result<Option<String>> {
-    if imported.files.is_empty() {
+    if imported.files.is_empty() && imported.partial.is_empty() {
         return Ok(None);
     }
     let local_folder = format!("{config_folder}/local");
@@ -129,16 +138,21 @@ pub(crate) fn record(
     let record_path = format!("{local_folder}/{FILE_NAME}");
     // A damaged record is replaced: what it held could not be used anyway.
     let (mut recorded, damaged) = read_checked(dir, &record_path);
-    for path in imported.files.keys() {
-        // A file imported again became the items of this import, not those of the last one.
+    for path in imported.files.keys().chain(imported.partial.keys()) {
+        // A file imported again became the items of this import, not those of the last one,
+        // and is whole or partial as this import found it.
+        recorded.files.remove(path);
         recorded.items.remove(path);
+        recorded.partial.remove(path);
     }
     recorded.files.extend(imported.files);
     recorded.items.extend(imported.items);
+    recorded.partial.extend(imported.partial);
     let stored = Stored {
         version: 1,
         files: recorded.files,
         items: recorded.items,
+        partial: recorded.partial,
     };
     let mut text = serde_json::to_string_pretty(&stored).map_err(std::io::Error::other)?;
     text.push('\n');
@@ -476,6 +490,10 @@ mod tests {
                 "CLAUDE.md".to_owned(),
                 BTreeMap::from([(".ai-rulez/rules/old.md".to_owned(), "sha256:01".to_owned())]),
             )]),
+            partial: BTreeMap::from([(
+                ".cursor/rules/x.mdc".to_owned(),
+                "left out keys: model".to_owned(),
+            )]),
         };
         assert_eq!(record(&dir, ".ai-rulez", first).unwrap(), None);
         let second = Record {
@@ -490,12 +508,41 @@ mod tests {
                     (".ai-rulez/context/b.md".to_owned(), "sha256:03".to_owned()),
                 ]),
             )]),
+            partial: BTreeMap::from([(
+                ".windsurf/rules/y.md".to_owned(),
+                "a scope key of the wrong type was ignored".to_owned(),
+            )]),
         };
         record(&dir, ".ai-rulez", second).unwrap();
         let path = ".ai-rulez/local/imported.json";
         assert_eq!(
             fs_err::read_to_string(folder.path().join(path)).unwrap(),
-            "{\n  \"version\": 1,\n  \"files\": {\n    \"AGENTS.md\": \"sha256:bb\",\n    \"CLAUDE.md\": \"sha256:cc\"\n  },\n  \"items\": {\n    \"AGENTS.md\": {\n      \".ai-rulez/context/b.md\": \"sha256:03\",\n      \".ai-rulez/rules/a.md\": \"sha256:02\"\n    }\n  }\n}\n"
+            "{\n  \"version\": 1,\n  \"files\": {\n    \"AGENTS.md\": \"sha256:bb\",\n    \"CLAUDE.md\": \"sha256:cc\"\n  },\n  \"items\": {\n    \"AGENTS.md\": {\n      \".ai-rulez/context/b.md\": \"sha256:03\",\n      \".ai-rulez/rules/a.md\": \"sha256:02\"\n    }\n  },\n  \"partial\": {\n    \".cursor/rules/x.mdc\": \"left out keys: model\",\n    \".windsurf/rules/y.md\": \"a scope key of the wrong type was ignored\"\n  }\n}\n"
+        );
+        // A file imported whole after a partial import is no longer partial, and the other
+        // way round.
+        let third = Record {
+            files: BTreeMap::from([(".cursor/rules/x.mdc".to_owned(), "sha256:dd".to_owned())]),
+            partial: BTreeMap::from([("AGENTS.md".to_owned(), "left out keys: x".to_owned())]),
+            ..Record::default()
+        };
+        record(&dir, ".ai-rulez", third).unwrap();
+        let (merged, problem) = read_checked(&dir, path);
+        assert_eq!(problem, None);
+        assert_eq!(
+            merged.files,
+            BTreeMap::from([
+                (".cursor/rules/x.mdc".to_owned(), "sha256:dd".to_owned()),
+                ("CLAUDE.md".to_owned(), "sha256:cc".to_owned()),
+            ])
+        );
+        assert!(merged.items.is_empty(), "{:?}", merged.items);
+        assert_eq!(
+            merged.partial,
+            BTreeMap::from([
+                (".windsurf/rules/y.md".to_owned(), "a scope key of the wrong type was ignored".to_owned()),
+                ("AGENTS.md".to_owned(), "left out keys: x".to_owned()),
+            ])
         );
         assert_eq!(
             fs_err::read_to_string(folder.path().join(".ai-rulez/local/.gitignore")).unwrap(),

@@ -134,14 +134,20 @@ impl Change {
     /// section is touched, so `create:` or `removed:` is not read as the whole file.
     #[must_use]
     pub fn shown_path(&self) -> String {
-        if self.section {
-            format!(
-                "{} (the ai-rulez section only; the rest of the file stays)",
-                self.path
-            )
-        } else {
-            self.path.clone()
+        if !self.section {
+            return self.path.clone();
         }
+        // `create:` alone would read as a new file; the file exists and only gains the section.
+        if self.status == Status::Create {
+            return format!(
+                "{} (adds the ai-rulez section; the rest of the file stays)",
+                self.path
+            );
+        }
+        format!(
+            "{} (the ai-rulez section only; the rest of the file stays)",
+            self.path
+        )
     }
 }
 
@@ -316,16 +322,15 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
     // A file in the way that ai-rulez did not write always comes with its diff: what the user
     // would lose (or gain) decides between moving it away and `--force`.
     state.attach_diffs(|status| settings.diffs || status == Status::Blocked)?;
-    let refused: Vec<String> = state
+    let refused: Vec<(String, String)> = state
         .report
         .changes
         .iter()
         .filter(|change| matches!(change.status, Status::Edited | Status::Blocked))
         .map(|change| {
-            format!(
-                "{}: {}",
-                change.path,
-                change.detail.clone().unwrap_or_default()
+            (
+                change.path.clone(),
+                change.detail.clone().unwrap_or_default(),
             )
         })
         .collect();
@@ -340,17 +345,18 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         // Warnings are not printed with a refusal, and this one may be why a file the import
         // read is refused.
         let written = match &ignored_record {
-            Some(warning) => format!("nothing was written (and {warning})"),
-            None => "nothing was written".to_owned(),
+            Some(warning) => format!("nothing was written (and {warning})."),
+            None => "nothing was written.".to_owned(),
         };
-        let reason = if diffs.is_empty() {
+        let after = if diffs.is_empty() {
             written
         } else {
-            format!(
-                "{written}; what `generate` would change in the files it did not write:\n{diffs}"
-            )
+            format!("{written} What `generate` would change in the files it did not write:\n{diffs}")
         };
-        return Err(Error::refused(refused.join("\n"), reason));
+        return Err(Error::OutputsInTheWay {
+            files: refused,
+            after,
+        });
     }
     state.secret_gate()?;
     if mode == Mode::Write {
@@ -520,6 +526,10 @@ impl<'a> State<'a> {
             Status::Blocked if self.not_adoptable.contains_key(path) => Some(format!(
                 "`ai-rulez import` read it into .ai-rulez/, but {}, so replacing it could lose text only it holds; to keep the file, move it away (or copy what you want kept into .ai-rulez/ first); to replace it, run `ai-rulez generate --force`, which saves it as {path}.orig first",
                 self.not_adoptable[path]
+            )),
+            Status::Blocked if self.imported.partial.contains_key(path) => Some(format!(
+                "`ai-rulez import` read it into .ai-rulez/ but could not carry it over as written ({}), so replacing it could lose what differs; to keep the file, move it away (or put what you want kept into .ai-rulez/ first); to replace it, run `ai-rulez generate --force`, which saves it as {path}.orig first",
+                self.imported.partial[path]
             )),
             Status::Blocked if self.imported.files.contains_key(path) => Some(format!(
                 "changed since `ai-rulez import` read it into .ai-rulez/; to keep the change, copy it into its item under .ai-rulez/ and run `ai-rulez generate --force`; to drop it, run `ai-rulez generate --force` alone (either saves the file as {path}.orig first)"

@@ -14,6 +14,7 @@ const ENV: [(&str, &str); 1] = [("GITHUB_TOKEN", "test-token")];
 
 /// What `generate` prints after the path of a hand-written file whose ai-rulez section changed.
 const SECTION_ONLY: &str = " (the ai-rulez section only; the rest of the file stays)";
+const SECTION_ADDED: &str = " (adds the ai-rulez section; the rest of the file stays)";
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ai-rulez")
@@ -58,7 +59,10 @@ impl Generated {
             .map(|path| {
                 // A change to the ai-rulez section of a hand-written file says so after the
                 // path; that file existed before and keeps the user's text.
-                match path.strip_suffix(SECTION_ONLY) {
+                match path
+                    .strip_suffix(SECTION_ONLY)
+                    .or_else(|| path.strip_suffix(SECTION_ADDED))
+                {
                     Some(file) => {
                         assert!(
                             self.before.contains_key(file),

@@ -408,7 +408,7 @@ fn an_imported_file_is_not_adopted_once_an_item_made_of_it_was_deleted() {
     run.expect_code(0);
     assert!(
         run.stdout().contains(
-            "create: CLAUDE.md (the ai-rulez section only; the rest of the file stays)\n"
+            "create: CLAUDE.md (adds the ai-rulez section; the rest of the file stays)\n"
         ),
         "{}",
         run.stdout()

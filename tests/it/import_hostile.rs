@@ -430,8 +430,17 @@ fn a_scope_key_of_the_wrong_type_is_named_and_the_file_is_not_adopted() {
         project.read(".ai-rulez/rules/api.md"),
         "---\ndescription: API rules\nactivation: auto\n---\n\nAPI.\n"
     );
-    // The file the import could not read faithfully is shown, not replaced.
-    project.run(&["generate"]).expect_code(1);
+    // The file the import could not read faithfully is shown, not replaced, and the refusal
+    // says why.
+    let generate = project.run(&["generate"]);
+    generate.expect_code(1);
+    assert!(
+        generate.stderr().starts_with(
+            "error: .cursor/rules/api.mdc: `ai-rulez import` read it into .ai-rulez/ but could not carry it over as written (a scope key of the wrong type was ignored), so replacing it"
+        ),
+        "{}",
+        generate.stderr()
+    );
 }
 
 #[test]
@@ -574,14 +583,21 @@ fn a_rule_key_or_glob_left_out_is_named_and_its_file_is_not_adopted() {
     );
     let generate = project.run(&["generate"]);
     generate.expect_code(1);
-    for path in [".cursor/rules/g.mdc", ".cursor/rules/x.mdc"] {
-        assert!(
-            generate
-                .stderr()
-                .contains(&format!("{path}: exists and was not written by ai-rulez")),
-            "{path}: {}",
-            generate.stderr()
+    // The refusal names what the import left out, not "not written by ai-rulez".
+    for (path, what) in [
+        (
+            ".cursor/rules/g.mdc",
+            "glob `!*.test.ts` left out: a negation, which Cursor and Windsurf do not document and ai-rulez would read as a name starting with `!`; the rule keeps its other globs",
+        ),
+        (
+            ".cursor/rules/x.mdc",
+            "left out frontmatter keys ai-rulez does not read from this file: foo",
+        ),
+    ] {
+        let line = format!(
+            "\n  {path}: `ai-rulez import` read it into .ai-rulez/ but could not carry it over as written ({what}), so replacing it could lose what differs; to keep the file, move it away (or put what you want kept into .ai-rulez/ first); to replace it, run `ai-rulez generate --force`, which saves it as {path}.orig first\n"
         );
+        assert!(generate.stderr().contains(&line), "{path}: {}", generate.stderr());
     }
     assert_eq!(
         project.read(".cursor/rules/x.mdc"),
@@ -667,7 +683,7 @@ fn a_windsurf_scope_that_does_not_carry_over_is_named() {
     for name in ["mix", "neg", "bogus", "model", "empty"] {
         assert!(
             generate.stderr().contains(&format!(
-                ".windsurf/rules/{name}.md: exists and was not written by ai-rulez"
+                "\n  .windsurf/rules/{name}.md: `ai-rulez import` read it into .ai-rulez/ but could not carry it over as written ("
             )),
             "{name}: {}",
             generate.stderr()

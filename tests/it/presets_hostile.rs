@@ -1,6 +1,6 @@
 //! The new preset surfaces on hostile and careless input: nested `AGENTS.md` folders that are
 //! files (on disk or in the plan), and assistants' JSON settings holding a key twice. Each case
-//! asserts the exact error and that nothing was written.
+//! asserts the exact error and that nothing was written; several files in the way get a line each.
 
 use crate::support::Project;
 
@@ -70,4 +70,33 @@ fn a_settings_file_holding_the_servers_key_or_a_server_twice_is_refused_not_half
         assert_eq!(run.stderr(), expected);
         assert_eq!(project.states(), before);
     }
+}
+
+#[test]
+fn several_files_in_the_way_get_a_line_each_and_nothing_is_written() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n",
+    );
+    project.write(".ai-rulez/rules/style.md", "# Style\n\nUse rustfmt.\n");
+    project.write(".ai-rulez/rules/tests.md", "# Tests\n\nTest it.\n");
+    project.write(".claude/rules/style.md", "mine\n");
+    project.write(".claude/rules/tests.md", "also mine\n");
+    let before = project.states();
+    let run = project.run(&["generate"]);
+    run.expect_code(1);
+    let reason = |path: &str| {
+        format!(
+            "  {path}: exists and was not written by ai-rulez; to keep it, move it away (or its text into .ai-rulez/); to replace it, run `ai-rulez generate --force`, which saves it as {path}.orig first\n"
+        )
+    };
+    let heading = format!(
+        "error: 2 files are in the way:\n{}{}nothing was written. What `generate` would change in the files it did not write:\n--- a/.claude/rules/style.md\n",
+        reason(".claude/rules/style.md"),
+        reason(".claude/rules/tests.md"),
+    );
+    assert!(run.stderr().starts_with(&heading), "{}", run.stderr());
+    assert!(run.stderr().contains("\n--- a/.claude/rules/tests.md\n"), "{}", run.stderr());
+    assert_eq!(project.states(), before);
 }
