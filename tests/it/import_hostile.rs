@@ -690,3 +690,21 @@ fn a_windsurf_scope_that_does_not_carry_over_is_named() {
         );
     }
 }
+
+#[test]
+fn a_rule_file_whose_extension_is_in_upper_case_is_named_not_skipped_silently() {
+    let project = Project::empty();
+    project.write(".cursor/rules/A.MDC", "Shouting.\n");
+    project.write(".cursor/rules/b.mdc", "Quiet.\n");
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(0);
+    assert!(
+        run.stderr().starts_with(
+            "note: .cursor/rules/A.MDC: left out, only names ending in `.mdc` or `.md` (in lower case) are read here; rename it to import it\n"
+        ),
+        "{}",
+        run.stderr()
+    );
+    assert!(project.exists(".ai-rulez/rules/b.md"));
+    assert!(!project.exists(".ai-rulez/rules/a.md"));
+}
