@@ -37,6 +37,10 @@ pub struct ContextReply {
     pub cut: Vec<String>,
     /// Files that could not be loaded; they are left out.
     pub problems: Vec<String>,
+    /// Whether nothing is at `path` yet (a file about to be created): the entries are what
+    /// would apply to a file there. Left out of the JSON when something is there.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub missing: bool,
     /// Learnings read from files at or below the path that are unchanged since (each to verify
     /// before relying on it); filled by the MCP tool, see [`crate::memory::learnings`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -73,6 +77,8 @@ pub fn get_context_with(
     let project = &catalog.project;
     let items: Vec<&Item> = catalog.view_items().collect();
     let folder = is_folder(&project.dir, path);
+    // A symlink counts as something there: it is not followed, but the path is taken.
+    let missing = !path.is_empty() && matches!(project.dir.info(path), Ok(None));
     let mut scoped = Vec::new();
     let mut global = Vec::new();
     for item in items
@@ -152,6 +158,7 @@ pub fn get_context_with(
         entries,
         cut,
         problems: catalog.problems.clone(),
+        missing,
         learnings: Vec::new(),
     }
 }
@@ -255,17 +262,30 @@ fn instruction_files(catalog: &Catalog, path: &str, folder: bool) -> Vec<Context
 #[must_use]
 pub(crate) fn context_text(reply: &ContextReply) -> String {
     let learnings = crate::memory::learnings::served_text(&reply.learnings);
+    // The project's root is the empty relative path; `.` is how a person names it.
+    let shown = if reply.path.is_empty() {
+        "."
+    } else {
+        reply.path.as_str()
+    };
+    // Said first: a misspelt path gets an answer too, and it must not read as the real one.
+    let missing = if reply.missing {
+        format!(
+            "Nothing is at `{shown}` yet: this is what would apply to a file there.\n"
+        )
+    } else {
+        String::new()
+    };
     if reply.entries.is_empty() {
         return format!(
-            "Nothing in `{}` applies to `{}`.\n{}{learnings}",
+            "{missing}Nothing in `{}` applies to `{shown}`.\n{}{learnings}",
             reply.project,
-            reply.path,
             problems_text(&reply.problems)
         );
     }
     let mut text = format!(
-        "What applies to `{}` in `{}` (nearest scope first):\n",
-        reply.path, reply.project
+        "{missing}What applies to `{shown}` in `{}` (nearest scope first):\n",
+        reply.project
     );
     for entry in &reply.entries {
         text.push_str(&format!(

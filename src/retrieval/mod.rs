@@ -814,11 +814,13 @@ fn applies_with(
         // Folder by folder, a glob's folders must be able to lead into this one; one led by a
         // wildcard or a brace group (`**/api/*.rs`, `{src,lib}/**`) may, one naming other
         // folders (`src/{a,b}/x` for `src/api`) may not.
-        crate::scope::may_match_below(glob, folder.trim_end_matches('/')).then(|| {
-            format!(
-                "`{glob}` covers files in `{}`",
-                folder.trim_end_matches('/')
-            )
+        let inside = folder.trim_end_matches('/');
+        crate::scope::may_match_below(glob, inside).then(|| {
+            if inside.is_empty() {
+                format!("`{glob}` covers files in the project")
+            } else {
+                format!("`{glob}` covers files in `{inside}`")
+            }
         })
     })
 }

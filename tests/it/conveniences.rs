@@ -368,3 +368,32 @@ fn explain_of_a_folder_lists_only_rules_whose_folders_can_lead_into_it() {
     rules.sort_unstable();
     assert_eq!(rules, ["deep", "wildcard"], "{stdout}");
 }
+
+#[test]
+fn explain_says_when_nothing_is_at_the_path_yet_and_names_the_root_dot() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n",
+    );
+    project.write(
+        ".ai-rulez/rules/ui.md",
+        "---\npaths: [\"src/**/*.tsx\"]\n---\nUI rule.\n",
+    );
+    let planned = project.run(&["explain", "src/ui/new.tsx"]);
+    planned.expect_code(0);
+    assert_eq!(
+        planned.stdout(),
+        "Nothing is at `src/ui/new.tsx` yet: this is what would apply to a file there.\nWhat applies to `src/ui/new.tsx` in `demo` (nearest scope first):\n\n## rule ui (`ui`)\nWhy: rule `src/**/*.tsx` matches `src/ui/new.tsx`\n\nUI rule.\n"
+    );
+    let json = project.run(&["explain", "src/ui/new.tsx", "--format", "json"]);
+    assert!(json.stdout().contains("\"missing\": true"), "{}", json.stdout());
+    project.write("src/ui/new.tsx", "export {};\n");
+    let there = project.run(&["explain", "src/ui/new.tsx", "--format", "json"]);
+    assert!(!there.stdout().contains("\"missing\""), "{}", there.stdout());
+    let root = project.run(&["explain", "."]);
+    assert_eq!(
+        root.stdout(),
+        "What applies to `.` in `demo` (nearest scope first):\n\n## rule ui (`ui`)\nWhy: rule `src/**/*.tsx` covers files in the project\n\nUI rule.\n"
+    );
+}
