@@ -111,7 +111,7 @@ fn a_file_include_is_fetched_into_the_cache_generated_and_pinned_at_its_commit()
     explain.expect_code(0);
     assert_eq!(
         explain.stdout(),
-        "What applies to `src/main.rs` in `demo` (nearest scope first):\n\n## rule A (`a`)\nWhy: rule applies everywhere\n\n# A\n"
+        "Nothing is at `src/main.rs` yet: this is what would apply to a file there.\nWhat applies to `src/main.rs` in `demo` (nearest scope first):\n\n## rule A (`a`)\nWhy: rule applies everywhere\n\n# A\n"
     );
     let validate = machine.run(&project, &["validate"], &[]);
     validate.expect_code(0);

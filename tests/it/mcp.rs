@@ -920,6 +920,7 @@ fn get_context_lists_what_applies_nearest_first_with_why() {
         ".claude/rules/sql.md",
         "---\npaths: [\"src/db/**\"]\n---\nSQL notes.\n",
     );
+    project.write("src/db/schema.rs", "pub struct Schema;\n");
     let mut server = Server::start(project.path());
     let reply = server.ok("get_context", json!({"path": "src/db/schema.rs"}));
     assert_eq!(
