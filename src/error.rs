@@ -61,6 +61,18 @@ pub enum Error {
         after: String,
     },
 
+    /// A write that failed after others of the same run were made: `cause` is the failure,
+    /// `done` the project-relative paths already written or deleted, in the order they were.
+    /// The journal of the run is still there, so the next run counts those files as its own and
+    /// finishes the change.
+    #[error("{}", partly_applied(.cause, .done))]
+    PartlyApplied {
+        /// What failed.
+        cause: Box<Error>,
+        /// Paths written or deleted before it, in order.
+        done: Vec<String>,
+    },
+
     /// Literal secrets in the sources (each a `file:line: AR001 message` line with the secret
     /// masked): `generate` and `lock` refuse before writing anything, since every assistant's
     /// files would carry a copy.
@@ -225,6 +237,24 @@ fn outputs_in_the_way(files: &[(String, String)], after: &str) -> String {
     text
 }
 
+/// The failure, then what had changed before it (up to 20 paths), then how to finish.
+fn partly_applied(cause: &Error, done: &[String]) -> String {
+    const SHOWN: usize = 20;
+    let mut shown = done
+        .iter()
+        .take(SHOWN)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if done.len() > SHOWN {
+        fmt::Write::write_fmt(&mut shown, format_args!(" and {} more", done.len() - SHOWN)).ok();
+    }
+    format!(
+        "{cause}\nthis stopped the run after {} file(s) had changed: {shown}. Fix the cause, then run the same command again: it counts those files as its own and finishes the change",
+        done.len()
+    )
+}
+
 fn join_errors(errors: &[Error]) -> String {
     let mut text = String::new();
     for (index, error) in errors.iter().enumerate() {
@@ -234,4 +264,27 @@ fn join_errors(errors: &[Error]) -> String {
         fmt::Write::write_fmt(&mut text, format_args!("{error}")).ok();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_stopped_partway_names_what_changed_and_how_to_finish() {
+        let error = Error::PartlyApplied {
+            cause: Box::new(Error::Usage(
+                "writing x: No space left on device".to_owned(),
+            )),
+            done: (1..=22).map(|number| format!("f{number}.md")).collect(),
+        };
+        let listed: Vec<String> = (1..=20).map(|number| format!("f{number}.md")).collect();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "writing x: No space left on device\nthis stopped the run after 22 file(s) had changed: {} and 2 more. Fix the cause, then run the same command again: it counts those files as its own and finishes the change",
+                listed.join(", ")
+            )
+        );
+    }
 }

@@ -11,6 +11,8 @@
 //! still lose the latest writes, as with git's own checkout.
 
 mod lock;
+mod preflight;
+pub(crate) use preflight::check_name_lengths;
 pub(crate) mod record;
 mod resolve;
 pub(crate) mod temporary;

@@ -190,9 +190,9 @@ impl<'a> Tree<'a> {
                     // `RULE.MDC` is one letter case away from a rule: named, so it is not
                     // missing from the import without a word.
                     EntryKind::File
-                        if extensions.iter().any(|ext| {
-                            entry.name.to_ascii_lowercase().ends_with(ext)
-                        }) =>
+                        if extensions
+                            .iter()
+                            .any(|ext| entry.name.to_ascii_lowercase().ends_with(ext)) =>
                     {
                         self.left_out.borrow_mut().push(format!(
                             "{}: left out, only names ending in {} (in lower case) are read here; rename it to import it",

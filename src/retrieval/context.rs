@@ -270,9 +270,7 @@ pub(crate) fn context_text(reply: &ContextReply) -> String {
     };
     // Said first: a misspelt path gets an answer too, and it must not read as the real one.
     let missing = if reply.missing {
-        format!(
-            "Nothing is at `{shown}` yet: this is what would apply to a file there.\n"
-        )
+        format!("Nothing is at `{shown}` yet: this is what would apply to a file there.\n")
     } else {
         String::new()
     };

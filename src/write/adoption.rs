@@ -540,7 +540,10 @@ mod tests {
         assert_eq!(
             merged.partial,
             BTreeMap::from([
-                (".windsurf/rules/y.md".to_owned(), "a scope key of the wrong type was ignored".to_owned()),
+                (
+                    ".windsurf/rules/y.md".to_owned(),
+                    "a scope key of the wrong type was ignored".to_owned()
+                ),
                 ("AGENTS.md".to_owned(), "left out keys: x".to_owned()),
             ])
         );

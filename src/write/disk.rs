@@ -230,14 +230,53 @@ pub(super) fn perform_all(
 ) -> Result<()> {
     let dir = settings.dir;
     let journal_path = journal_path(&settings.manifest_path);
+    // What would stop the run partway (a name too long, a folder it may not write in) stops it
+    // here instead, before the first write.
+    let touched = operations.iter().map(|operation| match operation {
+        Operation::Write { path, .. }
+        | Operation::Delete { path }
+        | Operation::SaveOriginal { path, .. } => path.as_str(),
+    });
+    dir.check_writable(std::iter::once(journal_path.as_str()).chain(touched))?;
+    let done = std::sync::Mutex::new(Vec::new());
+    let applied = apply_in_order(settings, operations, journal, &journal_path, &done);
+    applied.map_err(|cause| {
+        let done = done
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if done.is_empty() {
+            return cause;
+        }
+        Error::PartlyApplied {
+            cause: Box::new(cause),
+            done,
+        }
+    })
+}
+
+/// The steps of [`perform_all`], each output path written or deleted added to `done`.
+fn apply_in_order(
+    settings: &Settings<'_>,
+    operations: &[Operation<'_>],
+    journal: Option<&str>,
+    journal_path: &str,
+    done: &std::sync::Mutex<Vec<String>>,
+) -> Result<()> {
+    let dir = settings.dir;
+    let note_done = |path: &str| {
+        done.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(path.to_owned());
+    };
     if let Some(journal) = journal {
-        dir.write(&journal_path, journal.as_bytes(), 0o644)?;
+        dir.write(journal_path, journal.as_bytes(), 0o644)?;
     }
     // Copies of files `--force` replaces come first, created only where nothing exists, so a
     // failure here stops the run before anything is overwritten.
     for operation in operations {
         if let Operation::SaveOriginal { path, bytes, mode } = operation {
             dir.create_new(path, bytes, *mode)?;
+            note_done(path);
         }
     }
     let bookkeeping = |path: &str| path == settings.manifest_path || path == ".gitignore";
@@ -250,13 +289,14 @@ pub(super) fn perform_all(
             _ => None,
         })
         .collect();
-    write_on_two_threads(dir, &writes)?;
+    write_on_two_threads(dir, &writes, &note_done)?;
     for operation in operations {
         if let Operation::Delete { path } = operation
             && !bookkeeping(path)
         {
             dir.remove_file(path)?;
             dir.remove_empty_parents(path);
+            note_done(path);
         }
     }
     for name in [".gitignore", settings.manifest_path.as_str()] {
@@ -264,21 +304,27 @@ pub(super) fn perform_all(
             match operation {
                 Operation::Write { path, bytes, mode } if path == name => {
                     dir.write(path, bytes, *mode)?;
+                    note_done(path);
                 }
                 Operation::Delete { path } if path == name => {
                     dir.remove_file(path)?;
+                    note_done(path);
                 }
                 _ => {}
             }
         }
     }
-    if journal.is_some() || dir.info(&journal_path)?.is_some() {
-        dir.remove_file(&journal_path)?;
+    if journal.is_some() || dir.info(journal_path)?.is_some() {
+        dir.remove_file(journal_path)?;
     }
     Ok(())
 }
 
-fn write_on_two_threads(dir: &ProjectDir, writes: &[(&str, &[u8], u32)]) -> Result<()> {
+fn write_on_two_threads(
+    dir: &ProjectDir,
+    writes: &[(&str, &[u8], u32)],
+    note_done: &(dyn Fn(&str) + Sync),
+) -> Result<()> {
     let half = writes.len().div_ceil(2);
     let (first, second) = writes.split_at(half);
     let record = confined_fs::record::current();
@@ -287,12 +333,14 @@ fn write_on_two_threads(dir: &ProjectDir, writes: &[(&str, &[u8], u32)]) -> Resu
             confined_fs::record::carry(record, || {
                 for (path, bytes, mode) in second {
                     dir.write(path, bytes, *mode)?;
+                    note_done(path);
                 }
                 Ok(())
             })
         });
         for (path, bytes, mode) in first {
             dir.write(path, bytes, *mode)?;
+            note_done(path);
         }
         worker.join().unwrap_or_else(|_| {
             Err(Error::Usage(

@@ -206,6 +206,8 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         Mode::Write => Some(settings.dir.lock()?),
         Mode::Check | Mode::DryRun => None,
     };
+    // A name no file system takes would fail when read, or partway through the writes.
+    crate::confined_fs::check_name_lengths(plan.outputs.keys().map(String::as_str))?;
     let (mut old_manifest, mut manifest_warnings, interrupted) = read_manifest(settings)?;
     // Files `ai-rulez import` read and that still hold those bytes are provably in .ai-rulez/
     // now: their digests prove them replaceable (never deletable: only `files` are orphans),
@@ -351,7 +353,9 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         let after = if diffs.is_empty() {
             written
         } else {
-            format!("{written} What `generate` would change in the files it did not write:\n{diffs}")
+            format!(
+                "{written} What `generate` would change in the files it did not write:\n{diffs}"
+            )
         };
         return Err(Error::OutputsInTheWay {
             files: refused,

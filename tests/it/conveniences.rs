@@ -387,10 +387,18 @@ fn explain_says_when_nothing_is_at_the_path_yet_and_names_the_root_dot() {
         "Nothing is at `src/ui/new.tsx` yet: this is what would apply to a file there.\nWhat applies to `src/ui/new.tsx` in `demo` (nearest scope first):\n\n## rule ui (`ui`)\nWhy: rule `src/**/*.tsx` matches `src/ui/new.tsx`\n\nUI rule.\n"
     );
     let json = project.run(&["explain", "src/ui/new.tsx", "--format", "json"]);
-    assert!(json.stdout().contains("\"missing\": true"), "{}", json.stdout());
+    assert!(
+        json.stdout().contains("\"missing\": true"),
+        "{}",
+        json.stdout()
+    );
     project.write("src/ui/new.tsx", "export {};\n");
     let there = project.run(&["explain", "src/ui/new.tsx", "--format", "json"]);
-    assert!(!there.stdout().contains("\"missing\""), "{}", there.stdout());
+    assert!(
+        !there.stdout().contains("\"missing\""),
+        "{}",
+        there.stdout()
+    );
     let root = project.run(&["explain", "."]);
     assert_eq!(
         root.stdout(),

@@ -597,7 +597,11 @@ fn a_rule_key_or_glob_left_out_is_named_and_its_file_is_not_adopted() {
         let line = format!(
             "\n  {path}: `ai-rulez import` read it into .ai-rulez/ but could not carry it over as written ({what}), so replacing it could lose what differs; to keep the file, move it away (or put what you want kept into .ai-rulez/ first); to replace it, run `ai-rulez generate --force`, which saves it as {path}.orig first\n"
         );
-        assert!(generate.stderr().contains(&line), "{path}: {}", generate.stderr());
+        assert!(
+            generate.stderr().contains(&line),
+            "{path}: {}",
+            generate.stderr()
+        );
     }
     assert_eq!(
         project.read(".cursor/rules/x.mdc"),

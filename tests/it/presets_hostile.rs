@@ -97,6 +97,38 @@ fn several_files_in_the_way_get_a_line_each_and_nothing_is_written() {
         reason(".claude/rules/tests.md"),
     );
     assert!(run.stderr().starts_with(&heading), "{}", run.stderr());
-    assert!(run.stderr().contains("\n--- a/.claude/rules/tests.md\n"), "{}", run.stderr());
+    assert!(
+        run.stderr().contains("\n--- a/.claude/rules/tests.md\n"),
+        "{}",
+        run.stderr()
+    );
     assert_eq!(project.states(), before);
+}
+
+#[test]
+fn an_output_name_too_long_for_file_systems_is_refused_before_anything_is_written() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\", \"cursor\"]\n",
+    );
+    // 252 bytes of id: `.md` fits in 255, Cursor's `.mdc` does not.
+    let id = "l".repeat(252);
+    project.write(&format!(".ai-rulez/rules/{id}.md"), "# Long\n\nLong.\n");
+    project.write(".ai-rulez/rules/short.md", "# Short\n\nShort.\n");
+    let before = project.states();
+    let expected = format!(
+        "error: .cursor/rules/{id}.mdc: the name `{}...` is 256 bytes, over the 255 bytes file systems allow; nothing was written. Give what it is named after a shorter name (for an item, rename its file under .ai-rulez/) and run again\n",
+        "l".repeat(40)
+    );
+    for args in [
+        &["generate"][..],
+        &["generate", "--dry-run"],
+        &["generate", "--check"],
+    ] {
+        let run = project.run(args);
+        run.expect_code(1);
+        assert_eq!(run.stderr(), expected, "{args:?}");
+        assert_eq!(project.states(), before, "{args:?}");
+    }
 }
