@@ -768,8 +768,15 @@ impl Reader<'_> {
             let Value::Object(table) = item else {
                 return Err(self.error(&at, "must be a table"));
             };
-            let Some(Value::String(name)) = table.get("name") else {
-                return Err(self.error(&format!("{at}.name"), "is required"));
+            let name = match table.get("name") {
+                Some(Value::String(name)) => name,
+                None => return Err(self.error(&format!("{at}.name"), "is required")),
+                Some(_) => {
+                    return Err(self.error(
+                        &format!("{at}.name"),
+                        "must be a string (the server's name in the assistants' files)",
+                    ));
+                }
             };
             for key in table.keys() {
                 if !MCP_SERVER_KEYS.contains(&key.as_str()) {
@@ -831,7 +838,22 @@ impl Reader<'_> {
                 }
                 _ => {}
             }
+            // A single string would be one argument, spaces and all (`"-y pkg"`), which no
+            // server reads as meant; the list the assistants' files hold is asked for instead.
             let args = match table.get("args") {
+                Some(Value::String(text)) => {
+                    let words: Vec<String> = text
+                        .split_whitespace()
+                        .map(|word| format!("{word:?}"))
+                        .collect();
+                    return Err(self.error(
+                        &format!("{at}.args"),
+                        &format!(
+                            "must be a list of strings, one per argument, such as [{}]",
+                            words.join(", ")
+                        ),
+                    ));
+                }
                 Some(args) => self.string_list(args, &format!("{at}.args"))?,
                 None => Vec::new(),
             };
@@ -884,6 +906,32 @@ mod tests {
             [
                 "c.toml:6: unknown config key `header.builtins`; TOML puts keys written after a `[header]` header into that table, so move `builtins` above `[header]`"
             ]
+        );
+    }
+
+    #[test]
+    fn a_server_args_string_or_a_name_of_another_type_is_refused_with_the_fix() {
+        let error = |server: &str| {
+            parse(
+                "c.toml",
+                &format!("version = \"5.0\"\nname = \"x\"\n[[mcp_servers]]\n{server}"),
+                false,
+                &mut Vec::new(),
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        assert_eq!(
+            error("name = \"x\"\ncommand = \"npx\"\nargs = \"-y @scope/pkg@1.0.0\"\n"),
+            "c.toml:6: `mcp_servers[0].args`: must be a list of strings, one per argument, such as [\"-y\", \"@scope/pkg@1.0.0\"]"
+        );
+        assert_eq!(
+            error("name = 5\ncommand = \"npx\"\n"),
+            "c.toml:4: `mcp_servers[0].name`: must be a string (the server's name in the assistants' files)"
+        );
+        assert_eq!(
+            error("command = \"npx\"\n"),
+            "c.toml:3: `mcp_servers[0].name`: is required"
         );
     }
 
