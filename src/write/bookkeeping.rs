@@ -44,16 +44,24 @@ impl State<'_> {
             self.ignore_entries
                 .push(format!("/{}", journal_path(&manifest_path)));
         }
-        // Compared with LF line ends, so a CRLF checkout needs no rewrite; a block that must change
-        // is written back with LF.
-        let current = read_output(dir, ".gitignore")?
-            .map(|(bytes, _)| crate::hash::lf_line_ends(&bytes).into_owned());
+        // Compared with LF line ends, so a CRLF checkout needs no rewrite; a file whose every
+        // line ends with CRLF is written back with CRLF, so the user's lines stay as they are.
+        let on_disk = read_output(dir, ".gitignore")?.map(|(bytes, _)| bytes);
+        let crlf = on_disk.as_deref().is_some_and(ends_every_line_with_crlf);
+        let current = on_disk.map(|bytes| crate::hash::lf_line_ends(&bytes).into_owned());
         let current_text = current
             .as_deref()
             .map(|bytes| String::from_utf8_lossy(bytes).into_owned());
         let entries = (self.settings.gitignore && !self.settings.clean)
             .then_some(self.ignore_entries.as_slice());
         let new_text = gitignore::update(current_text.as_deref(), entries)?;
+        let written = |text: String| {
+            if crlf {
+                text.replace('\n', "\r\n").into_bytes()
+            } else {
+                text.into_bytes()
+            }
+        };
         // A .gitignore holding bytes that are not UTF-8 (say a Latin-1 comment) is read lossily
         // so it can be compared; rewriting it would replace those bytes with U+FFFD, so a change
         // to such a file is refused with the line of the first bad byte instead.
@@ -81,10 +89,12 @@ impl State<'_> {
             (Some(current), Some(text)) if current != text => {
                 self.operations.push(Operation::Write {
                     path: ".gitignore".to_owned(),
-                    bytes: Cow::Owned(text.into_bytes()),
+                    bytes: Cow::Owned(written(text)),
                     mode: current_mode(dir, ".gitignore").unwrap_or(0o644),
                 });
-                self.record(
+                // Only the managed block changes; the user's lines stay, which the path line
+                // says, so `removed: .gitignore` is not read as the file being deleted.
+                self.record_section(
                     ".gitignore",
                     if self.settings.clean {
                         Status::Orphan
@@ -105,6 +115,21 @@ impl State<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether `bytes` holds a line end and every one is CRLF (a Windows checkout); a file with
+/// any bare LF or lone CR is not, and is written back with LF.
+fn ends_every_line_with_crlf(bytes: &[u8]) -> bool {
+    let mut any = false;
+    for (index, byte) in bytes.iter().enumerate() {
+        match byte {
+            b'\n' if index == 0 || bytes[index - 1] != b'\r' => return false,
+            b'\n' => any = true,
+            b'\r' if bytes.get(index + 1) != Some(&b'\n') => return false,
+            _ => {}
+        }
+    }
+    any
 }
 
 impl State<'_> {

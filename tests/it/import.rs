@@ -1123,7 +1123,10 @@ fn a_generated_file_edited_by_hand_is_named_with_where_the_edit_belongs() {
             project.path().display()
         )
     );
-    project.write(".cursor/rules/react.mdc", format!("{generated}Extra line.\n"));
+    project.write(
+        ".cursor/rules/react.mdc",
+        format!("{generated}Extra line.\n"),
+    );
     let edited = project.run(&["import", "--from", "cursor", "--dry-run"]);
     edited.expect_code(1);
     assert_eq!(

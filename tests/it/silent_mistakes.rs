@@ -554,3 +554,38 @@ fn b60_keys_of_config_entries_are_checked_too() {
         ]
     );
 }
+
+#[test]
+fn a_crlf_gitignore_keeps_its_line_ends_and_clean_says_only_the_block_goes() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\ngitignore = true\n",
+    );
+    project.write(".ai-rulez/rules/a.md", "# A\n\nA.\n");
+    let original = "node_modules\r\n*.log\r\n";
+    project.write(".gitignore", original);
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert!(
+        run.stdout().contains(
+            "update: .gitignore (the ai-rulez section only; the rest of the file stays)\n"
+        ),
+        "{}",
+        run.stdout()
+    );
+    let written = project.read(".gitignore");
+    assert!(written.starts_with(original), "{written:?}");
+    assert!(!written.replace("\r\n", "").contains('\n'), "{written:?}");
+    project.run(&["generate", "--check"]).expect_code(0);
+    let clean = project.run(&["clean"]);
+    clean.expect_code(0);
+    assert!(
+        clean.stdout().contains(
+            "removed: .gitignore (the ai-rulez section only; the rest of the file stays)\n"
+        ),
+        "{}",
+        clean.stdout()
+    );
+    assert_eq!(project.read(".gitignore"), original);
+}
