@@ -444,7 +444,27 @@ impl Loader<'_> {
                         self.errors.push(symlink_in_tree(tree, &relative));
                         continue;
                     }
-                    EntryKind::Folder | EntryKind::Other => continue,
+                    // A folder named like an item file (`rules/a.md/`) holds no item: said,
+                    // or the rule it replaced would vanish from every output in silence.
+                    EntryKind::Folder => {
+                        if !matches!(layer, Layer::Include(_)) {
+                            self.unread_entry(tree, kind, &folder, &entry);
+                        }
+                        continue;
+                    }
+                    EntryKind::Other => {
+                        self.errors.push(Error::invalid_as(
+                            InvalidKind::NotRegularFile,
+                            tree.shown(&relative),
+                            None,
+                            &format!(
+                                "is not a regular file (a pipe, socket or device), so no {} can be read from it; remove it, or put the {} file there",
+                                kind.noun(),
+                                kind.noun()
+                            ),
+                        ));
+                        continue;
+                    }
                 }
                 let known = match (ahead.remove(&relative), listed_stamps.remove(&entry.name)) {
                     (Some(read), _) => Known::ReadAhead(read),

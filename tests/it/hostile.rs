@@ -421,3 +421,34 @@ fn mcp_config_text_is_screened_and_domain_ids_do_not_clash() {
         "{text}"
     );
 }
+
+#[test]
+fn a_folder_or_a_pipe_named_like_a_rule_file_is_said_not_skipped_in_silence() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n",
+    );
+    project.write(".ai-rulez/rules/b.md", "# B\n\nB.\n");
+    fs_err::create_dir_all(project.path().join(".ai-rulez/rules/a.md")).expect("folder");
+    let folder = project.run(&["generate"]);
+    folder.expect_code(0);
+    assert_eq!(
+        folder.stderr(),
+        "warning: .ai-rulez/rules/a.md/: not read; rule files are read only directly inside .ai-rulez/rules/, so move its files up (or into `domains/<name>/rules/` for a domain)\n3 written, 0 unchanged, 0 removed\n"
+    );
+    let status = std::process::Command::new("mkfifo")
+        .arg(project.path().join(".ai-rulez/rules/c.md"))
+        .status()
+        .expect("mkfifo");
+    assert!(status.success());
+    let pipe = project.run(&["generate"]);
+    pipe.expect_code(1);
+    assert!(
+        pipe.stderr().ends_with(
+            "error: .ai-rulez/rules/c.md: is not a regular file (a pipe, socket or device), so no rule can be read from it; remove it, or put the rule file there\n"
+        ),
+        "{}",
+        pipe.stderr()
+    );
+}
