@@ -105,6 +105,28 @@ fn config_in(directory: &Path) -> Result<Option<(&'static str, bool)>> {
     Ok(None)
 }
 
+/// A warning for each other config file beside the one read (`config.yaml` next to
+/// `config.toml`): only the first of [`CONFIG_CANDIDATES`] is read, so edits to the others
+/// would change nothing without a word.
+fn configs_not_read(dir: &ProjectDir, read: &str) -> Vec<String> {
+    CONFIG_CANDIDATES
+        .iter()
+        .map(|(candidate, _)| *candidate)
+        .filter(|candidate| *candidate != read)
+        .filter(|candidate| {
+            dir.info(candidate)
+                .ok()
+                .flatten()
+                .is_some_and(|info| info.kind == EntryKind::File)
+        })
+        .map(|candidate| {
+            format!(
+                "{candidate}: not read, since {read} is this project's config; move what it sets into {read} and delete it"
+            )
+        })
+        .collect()
+}
+
 fn symlinked_project(directory: &Path, candidate: &str) -> Error {
     Error::refused(
         directory.join(candidate).display().to_string(),
@@ -179,6 +201,7 @@ pub(crate) fn load_lenient_cached(
     let text = crate::frontmatter::decode_utf8(config_relative, &bytes)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut config = config::parse(config_relative, text, yaml, warnings)?;
+    warnings.extend(configs_not_read(&dir, config_relative));
     let mut include_errors = check_includes(&root, config_relative, &mut config);
     let pins = crate::git_include::pins_from_lock(&dir, config_relative, &config, warnings);
     let (fetched_includes, fetch_errors) = crate::git_include::prepare(

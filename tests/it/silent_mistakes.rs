@@ -589,3 +589,20 @@ fn a_crlf_gitignore_keeps_its_line_ends_and_clean_says_only_the_block_goes() {
     );
     assert_eq!(project.read(".gitignore"), original);
 }
+
+#[test]
+fn a_second_config_file_beside_the_one_read_is_named() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n",
+    );
+    project.write(".ai-rulez/config.yaml", "name: other\npresets: [cursor]\n");
+    project.write(".ai-rulez/rules/a.md", "# A\n\nA.\n");
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stderr(),
+        "warning: .ai-rulez/config.yaml: not read, since .ai-rulez/config.toml is this project's config; move what it sets into .ai-rulez/config.toml and delete it\n3 written, 0 unchanged, 0 removed\n"
+    );
+}
