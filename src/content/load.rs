@@ -457,7 +457,7 @@ impl Loader<'_> {
                             InvalidKind::NotRegularFile,
                             tree.shown(&relative),
                             None,
-                            &format!(
+                            format!(
                                 "is not a regular file (a pipe, socket or device), so no {} can be read from it; remove it, or put the {} file there",
                                 kind.noun(),
                                 kind.noun()

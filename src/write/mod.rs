@@ -209,6 +209,13 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
     // A name no file system takes would fail when read, or partway through the writes.
     crate::confined_fs::check_name_lengths(plan.outputs.keys().map(String::as_str))?;
     let (mut old_manifest, mut manifest_warnings, interrupted) = read_manifest(settings)?;
+    let pinned_warnings = orphans::add_pinned_by_lock(
+        settings.dir,
+        &settings.manifest_path,
+        plan,
+        &mut old_manifest,
+    );
+    manifest_warnings.extend(pinned_warnings);
     // Files `ai-rulez import` read and that still hold those bytes are provably in .ai-rulez/
     // now: their digests prove them replaceable (never deletable: only `files` are orphans),
     // unless an item made of one changed since (see `adoption::not_adoptable`). Only files not

@@ -9,10 +9,67 @@ use crate::manifest::Manifest;
 use crate::mcp_config;
 use crate::plan::Plan;
 
+use crate::confined_fs::ProjectDir;
+
 use super::disk::{current_mode, read_output};
 use super::entries::{mcp_error, shape_for_path};
 use super::section::{find_section, original_offset};
 use super::{Operation, State, Status};
+
+/// Adds to `old` (the manifest of the last run on this machine) the whole files the committed
+/// lock pins that `plan` no longer produces and `old` does not know, each only while the file
+/// on disk is still exactly what the lock pinned (its digest, executable bit included). The
+/// manifest is machine-local: a fresh clone has none, so without the lock a rule deleted there
+/// would keep its generated files, which the assistants go on reading, and `--check` would call
+/// the tree up to date. A missing, damaged or unreadable lock adds nothing (`lock --check`
+/// reports it). Returns a warning for each such file that carries the ai-rulez banner but was
+/// edited since: it is kept, as an edited orphan the manifest lists is.
+pub(super) fn add_pinned_by_lock(
+    dir: &ProjectDir,
+    manifest_path: &str,
+    plan: &Plan,
+    old: &mut Manifest,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let lock_path = match manifest_path.rsplit_once('/') {
+        Some((folder, _)) => format!("{folder}/{}", crate::lock::LOCK_FILE),
+        None => crate::lock::LOCK_FILE.to_owned(),
+    };
+    let Ok(Some((bytes, _))) = dir.read(&lock_path, crate::content::MAX_FILE_BYTES) else {
+        return warnings;
+    };
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return warnings;
+    };
+    let Ok(lock) = crate::lock::LockFile::parse(&lock_path, text) else {
+        return warnings;
+    };
+    for pinned in &lock.outputs {
+        if pinned.entry.is_some()
+            || pinned.section
+            || plan.outputs.contains_key(&pinned.path)
+            || old.files.contains_key(&pinned.path)
+        {
+            continue;
+        }
+        let Ok(Some((disk, mode))) = read_output(dir, &pinned.path) else {
+            continue;
+        };
+        let executable = mode & 0o111 != 0;
+        if crate::lock::leaf_digest(&pinned.path, executable, &disk) == pinned.digest {
+            old.files.insert(
+                pinned.path.clone(),
+                Some(content_digest(&pinned.path, &disk)),
+            );
+        } else if banner_provenance(&disk) == Provenance::Edited {
+            warnings.push(format!(
+                "{}: no longer generated but edited by hand since {lock_path} pinned it; kept, and now yours to delete",
+                pinned.path
+            ));
+        }
+    }
+    warnings
+}
 
 impl State<'_> {
     /// Outputs the old manifest lists that the plan no longer produces.

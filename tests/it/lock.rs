@@ -1334,3 +1334,40 @@ fn lock_refused_for_stale_outputs_gives_its_advice_before_the_files_it_is_about(
         "error: .ai-rulez/ai-rulez.lock: not written: 2 generated file(s) differ from their sources; run `ai-rulez generate` first, then `ai-rulez lock`:\nstale: .ai-rulez/.generated-manifest.json\nstale: .claude/rules/style.md\n",
     );
 }
+
+/// The manifest is machine-local, so a fresh clone has none: the committed lock then proves
+/// which files a deleted rule left, and `generate` removes them (or names an edited one).
+#[test]
+fn without_the_manifest_the_lock_proves_a_deleted_rules_files_ours() {
+    let project = project("[\"claude\", \"cursor\"]");
+    project.write(".ai-rulez/rules/b.md", "# B\n\nB.\n");
+    project.write(".ai-rulez/rules/c.md", "# C\n\nC.\n");
+    lock(&project);
+    remove(&project, ".ai-rulez/.generated-manifest.json");
+    remove(&project, ".ai-rulez/rules/b.md");
+    let check = project.run(&["generate", "--check"]);
+    check.expect_code(2);
+    assert_eq!(
+        check.stdout(),
+        "missing: .ai-rulez/.generated-manifest.json\norphan: .claude/rules/b.md\norphan: .cursor/rules/b.mdc\n"
+    );
+    project.write(
+        ".cursor/rules/b.mdc",
+        format!("{}Edited.\n", project.read(".cursor/rules/b.mdc")),
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stdout(),
+        "create: .ai-rulez/.generated-manifest.json\ndelete: .claude/rules/b.md\n"
+    );
+    assert!(
+        run.stderr().starts_with(
+            "warning: .cursor/rules/b.mdc: no longer generated but edited by hand since .ai-rulez/ai-rulez.lock pinned it; kept, and now yours to delete\n"
+        ),
+        "{}",
+        run.stderr()
+    );
+    assert!(!project.exists(".claude/rules/b.md"));
+    assert!(project.read(".cursor/rules/b.mdc").ends_with("Edited.\n"));
+}
