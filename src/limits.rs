@@ -26,6 +26,10 @@ pub(crate) const MAX_COMPILED_GLOB_BYTES: usize = 10 * 1024 * 1024;
 /// Longest JSON-RPC line the MCP server reads, in bytes, newline excluded (16 MiB).
 pub(crate) const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
+/// How many of the first bytes of a line over [`MAX_LINE_BYTES`] the MCP server keeps (64 KiB),
+/// so the refusal can carry the request's `id` when it comes before the huge part.
+pub(crate) const MAX_DISCARDED_LINE_HEAD_BYTES: usize = 64 * 1024;
+
 /// Most messages one JSON-RPC batch line may hold (protocol version 2025-03-26).
 pub(crate) const MAX_BATCH_MESSAGES: usize = 1000;
 

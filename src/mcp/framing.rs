@@ -27,8 +27,13 @@ pub enum Line {
     /// A whole line without its `\n` (a `\r` before it is kept); the last line of the input
     /// counts even without a newline.
     Complete(Vec<u8>),
-    /// A line over [`limits::MAX_LINE_BYTES`]; its bytes were read and dropped.
-    TooLong,
+    /// A line over [`limits::MAX_LINE_BYTES`]; its bytes were read and dropped except `head`, its
+    /// first [`limits::MAX_DISCARDED_LINE_HEAD_BYTES`] bytes (fewer when the reads filled less),
+    /// kept so the refusal can carry the request's `id` when it comes before the huge part.
+    TooLong {
+        /// The first bytes of the discarded line.
+        head: Vec<u8>,
+    },
     /// End of input.
     End,
 }
@@ -45,7 +50,7 @@ pub async fn read_line(reader: &mut (impl AsyncBufRead + Unpin)) -> std::io::Res
         if available.is_empty() {
             // End of input: a last line without a newline still counts.
             return Ok(if too_long {
-                Line::TooLong
+                Line::TooLong { head: line }
             } else if line.is_empty() {
                 Line::End
             } else {
@@ -60,7 +65,12 @@ pub async fn read_line(reader: &mut (impl AsyncBufRead + Unpin)) -> std::io::Res
         if !too_long {
             if line.len() + chunk.len() > limits::MAX_LINE_BYTES {
                 too_long = true;
-                line = Vec::new();
+                // Only the head is kept from here on, so a huge line never holds more than
+                // the limit in memory; the rest of it is read and dropped.
+                line.truncate(limits::MAX_DISCARDED_LINE_HEAD_BYTES);
+                let room = limits::MAX_DISCARDED_LINE_HEAD_BYTES - line.len();
+                line.extend_from_slice(&chunk[..room.min(chunk.len())]);
+                line.shrink_to_fit();
             } else {
                 line.extend_from_slice(chunk);
             }
@@ -68,11 +78,58 @@ pub async fn read_line(reader: &mut (impl AsyncBufRead + Unpin)) -> std::io::Res
         reader.consume(consumed);
         if found_newline {
             return Ok(if too_long {
-                Line::TooLong
+                Line::TooLong { head: line }
             } else {
                 Line::Complete(line)
             });
         }
+    }
+}
+
+/// The top-level `id` of a request whose line was too long, read from the line's first bytes
+/// `head`: a string or an integer id that comes before the huge part (the usual
+/// `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{...}}`), else `null`, as JSON-RPC 2.0
+/// §5 asks when the id cannot be read. Parsed by serde_json, which stops at the id, so the cut
+/// rest of the line is never read.
+#[must_use]
+pub(crate) fn id_before_the_huge_part(head: &[u8]) -> Value {
+    let mut found = None;
+    let mut deserializer = serde_json::Deserializer::from_slice(head);
+    // The head is cut in the middle of the line, so serde_json always ends in an error once the
+    // visitor returns; the id, when it was read, is already in `found`.
+    let _cut_line_error = serde::Deserializer::deserialize_map(
+        &mut deserializer,
+        LeadingIdVisitor { found: &mut found },
+    );
+    match found {
+        Some(id @ Value::String(_)) => id,
+        Some(Value::Number(number)) if number.is_i64() || number.is_u64() => Value::Number(number),
+        _ => Value::Null,
+    }
+}
+
+/// Reads a JSON object's keys in order and stores the value of the first `id` key in `found`,
+/// then stops; every other value is skipped without being kept.
+struct LeadingIdVisitor<'slot> {
+    found: &'slot mut Option<Value>,
+}
+
+impl<'de> serde::de::Visitor<'de> for LeadingIdVisitor<'_> {
+    type Value = ();
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("a JSON-RPC message object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "id" {
+                *self.found = Some(map.next_value::<Value>()?);
+                return Ok(());
+            }
+            map.next_value::<serde::de::IgnoredAny>()?;
+        }
+        Ok(())
     }
 }
 
@@ -156,9 +213,9 @@ pub(crate) async fn pump_input(
     loop {
         let verdict = match read_line(&mut input).await? {
             Line::End => break,
-            Line::TooLong => Verdict::Reply(
+            Line::TooLong { head } => Verdict::Reply(
                 error_reply(
-                    &Value::Null,
+                    &id_before_the_huge_part(&head),
                     INVALID_REQUEST,
                     &format!(
                         "Invalid Request: line longer than {} MiB, discarded",
@@ -323,6 +380,48 @@ mod tests {
         assert_eq!(
             reply(br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{}}"#)["error"]["message"],
             "Invalid params for `tools/call`: missing field `name`"
+        );
+    }
+
+    #[test]
+    fn the_id_of_a_too_long_line_is_read_from_its_head() {
+        let cases: [(&[u8], Value); 9] = [
+            (
+                br#"{"jsonrpc":"2.0","id":777,"method":"tools/call","params":{"arguments":{"content":"aaaa"#,
+                777.into(),
+            ),
+            (br#"{"id":"req-1","params":{"x":[1,2,"#, "req-1".into()),
+            (br#"{"params":{"id":5,"x":"aaaa"#, Value::Null),
+            (br#"{"jsonrpc":"2.0","method":"x","params":{"a":"aaaa"#, Value::Null),
+            (br#"{"jsonrpc":"2.0","id":12.5,"params":"#, Value::Null),
+            (br#"{"jsonrpc":"2.0","id":{"a":1},"params":"#, Value::Null),
+            (br#"{"jsonrpc":"2.0","id":"cut in the mid"#, Value::Null),
+            (br#"[{"jsonrpc":"2.0","id":3,"#, Value::Null),
+            (b"aaaaaaaa", Value::Null),
+        ];
+        for (head, id) in cases {
+            assert_eq!(
+                id_before_the_huge_part(head),
+                id,
+                "{}",
+                String::from_utf8_lossy(head)
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_too_long_line_keeps_only_its_head() {
+        let mut stream = br#"{"id":1,"x":""#.to_vec();
+        stream.resize(limits::MAX_LINE_BYTES + 10, b'a');
+        stream.extend_from_slice(b"\n{}\n");
+        let mut reader = tokio::io::BufReader::with_capacity(4096, stream.as_slice());
+        let Line::TooLong { head } = read_line(&mut reader).await.expect("in-memory read") else {
+            panic!("the line is too long");
+        };
+        assert_eq!(head, stream[..limits::MAX_DISCARDED_LINE_HEAD_BYTES]);
+        assert_eq!(
+            read_line(&mut reader).await.expect("in-memory read"),
+            Line::Complete(b"{}".to_vec())
         );
     }
 

@@ -441,7 +441,7 @@ fn fuzz_json_rpc_line_framing() {
                     .expect("in-memory read")
                 {
                     Line::Complete(line) => lines.push(line),
-                    Line::TooLong => panic!("a short line was called too long"),
+                    Line::TooLong { .. } => panic!("a short line was called too long"),
                     Line::End => break lines,
                 }
             }

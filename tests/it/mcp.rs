@@ -639,6 +639,36 @@ fn b30_a_200_kb_request_works_and_a_64_mib_line_is_refused_while_serving_goes_on
 }
 
 #[test]
+fn a_17_mb_request_is_refused_with_its_own_id_so_a_client_waiting_for_it_gets_an_answer() {
+    let project = project_with(&[]);
+    let mut server = Server::start(project.path());
+    let huge_content = "a".repeat(17_000_000);
+    let line = json!({"jsonrpc": "2.0", "id": 777, "method": "tools/call",
+        "params": {"name": "create_rule", "arguments": {"name": "huge", "content": huge_content}}})
+    .to_string();
+    server.line(&line);
+    assert_eq!(
+        server.recv(),
+        json!({"jsonrpc": "2.0", "id": 777, "error": {"code": -32600,
+            "message": "Invalid Request: line longer than 16 MiB, discarded"}})
+    );
+    // A string id is carried too; an id after the huge part cannot be read, so it is null.
+    let string_id_line = format!(
+        r#"{{"jsonrpc":"2.0","id":"big-1","method":"ping","params":{{"pad":"{huge_content}"}}}}"#
+    );
+    server.line(&string_id_line);
+    assert_eq!(server.recv()["id"], "big-1");
+    let late_id_line = format!(
+        r#"{{"jsonrpc":"2.0","method":"ping","params":{{"pad":"{huge_content}"}},"id":5}}"#
+    );
+    server.line(&late_id_line);
+    assert_eq!(server.recv()["id"], Value::Null);
+    assert!(!project.exists(".ai-rulez/rules/huge.md"));
+    let reply = server.request("tools/list", json!({}));
+    assert!(reply["result"]["tools"].is_array());
+}
+
+#[test]
 fn multi_byte_utf8_split_across_writes_arrives_intact() {
     let project = project_with(&[]);
     let mut server = Server::start(project.path());
