@@ -166,6 +166,7 @@ pub(crate) struct ListItemsArgs {
     /// Only items of this domain.
     pub(crate) domain: Option<String>,
     /// Skip this many entries (the `page.next_offset` of the previous reply); default 0.
+    #[schemars(range(min = 0, max = 2_147_483_647))]
     pub(crate) offset: Option<u32>,
     /// Most entries in this reply (default 100).
     #[schemars(range(min = 1, max = 1000))]
@@ -275,6 +276,7 @@ pub(crate) struct GenerateArgs {
     /// Profiles to use (comma-separated).
     pub(crate) profile: Option<String>,
     /// Skip this many entries (the `page.next_offset` of the previous reply); default 0.
+    #[schemars(range(min = 0, max = 2_147_483_647))]
     pub(crate) offset: Option<u32>,
     /// Most entries in this reply (default 100).
     #[schemars(range(min = 1, max = 1000))]
@@ -288,6 +290,7 @@ pub(crate) struct GenerateArgs {
 #[serde(deny_unknown_fields)]
 pub(crate) struct ValidateArgs {
     /// Skip this many entries (the `page.next_offset` of the previous reply); default 0.
+    #[schemars(range(min = 0, max = 2_147_483_647))]
     pub(crate) offset: Option<u32>,
     /// Most entries in this reply (default 100).
     #[schemars(range(min = 1, max = 1000))]
@@ -486,7 +489,7 @@ pub(crate) struct DiscoverConventionsArgs {
     /// Share of observations one option must hold to be reported (above 0.5, at most 1; default 0.9).
     pub(crate) min_ratio: Option<f64>,
     /// Number of files that must show an aspect (default 5).
-    #[schemars(range(min = 1))]
+    #[schemars(range(min = 1, max = 2_147_483_647))]
     pub(crate) min_files: Option<u32>,
     /// Folder to find the project from; default: where the server started.
     pub(crate) working_directory: Option<String>,

@@ -415,7 +415,7 @@ fn the_mcp_tool_returns_the_same_report_and_refuses_paths_outside_the_project() 
     let refused = server.fails("discover_conventions", json!({"min_files": 0}));
     assert_eq!(
         refused,
-        "Invalid arguments: `min_files` is 0; use at least 1."
+        "Invalid arguments: `min_files` is 0; use 1 to 2147483647."
     );
     server.finish();
 }

@@ -58,6 +58,45 @@ fn no_schema_of_any_tool_carries_a_format() {
 }
 
 #[test]
+fn every_integer_argument_states_its_minimum_and_maximum() {
+    let project = sample();
+    let mut server = Server::start(project.path());
+    let tools = every_tool(&mut server);
+    let mut unbounded = Vec::new();
+    for tool in &tools {
+        let name = tool["name"].as_str().expect("name");
+        let Some(properties) = tool["inputSchema"]["properties"].as_object() else {
+            continue;
+        };
+        for (argument, property) in properties {
+            let integer = property["type"] == "integer"
+                || property["type"]
+                    .as_array()
+                    .is_some_and(|types| types.contains(&json!("integer")));
+            if integer && (property.get("minimum").is_none() || property.get("maximum").is_none()) {
+                unbounded.push(format!("{name}.{argument}"));
+            }
+        }
+    }
+    assert_eq!(unbounded, Vec::<String>::new());
+    // A value over the stated maximum is refused with the range the schema states, not with
+    // the parser's "expected u32".
+    assert_eq!(
+        server.fails(
+            "list_items",
+            json!({"kind": "rule", "offset": 99_999_999_999_u64})
+        ),
+        "Invalid arguments: `offset` is 99999999999; use 0 to 2147483647."
+    );
+    let listed = server.ok(
+        "list_items",
+        json!({"kind": "rule", "offset": 2_147_483_647_u64}),
+    );
+    assert_eq!(listed["page"]["offset"], listed["page"]["total"]);
+    server.finish();
+}
+
+#[test]
 fn bounds_and_enums_are_in_the_input_schemas() {
     let project = sample();
     let mut server = Server::start(project.path());
@@ -88,8 +127,11 @@ fn bounds_and_enums_are_in_the_input_schemas() {
     );
     assert_eq!(
         property("discover_conventions", "min_files"),
-        json!({"type": "integer", "minimum": 1})
+        range(1, 2_147_483_647)
     );
+    for tool in ["list_items", "generate_outputs", "validate_config"] {
+        assert_eq!(property(tool, "offset"), range(0, 2_147_483_647), "{tool}");
+    }
     assert_eq!(
         property("create_rule", "priority"),
         json!({"type": "string", "enum": ["critical", "high", "medium", "low", "minimal"]})
@@ -134,7 +176,7 @@ fn out_of_range_and_unknown_values_are_refused_naming_the_argument_and_the_range
         (
             "discover_conventions",
             json!({"min_files": 0}),
-            "Invalid arguments: `min_files` is 0; use at least 1.",
+            "Invalid arguments: `min_files` is 0; use 1 to 2147483647.",
         ),
         (
             "create_rule",
