@@ -182,10 +182,12 @@ pub(crate) struct SkillFileWindow {
 }
 
 /// `read_skill_file`: `length` bytes (default and most [`MAX_WINDOW_BYTES`]) from `offset`
-/// (default 0) of the file at `uri`. A UTF-8 file's window ends on a character boundary.
+/// (default 0) of the file at `uri`, never more. A UTF-8 file's window ends on a character
+/// boundary, so it may hold fewer bytes than `length`.
 ///
 /// Errors: a URI that is not one of the served files (see [`file_of_uri`]), an offset past the
-/// end of the file, or an offset inside a UTF-8 character.
+/// end of the file, an offset inside a UTF-8 character, or a `length` shorter than the UTF-8
+/// character at `offset` (the message names the length needed).
 pub(crate) fn read_window(
     shelf: &SkillShelf,
     uri: &str,
@@ -209,12 +211,16 @@ pub(crate) fn read_window(
                 ));
             }
             end = floor_char_boundary(text, end);
-            if end == offset && offset < size {
-                // A window smaller than the character at `offset` still returns that character.
-                end = text[offset..]
-                    .chars()
-                    .next()
-                    .map_or(offset, |character| offset + character.len_utf8());
+            if end == offset
+                && let Some(character) = text[offset..].chars().next()
+            {
+                // The window cannot hold the character at `offset`. Widening it would return
+                // more bytes than asked for, and an empty window would send the client back to
+                // the same offset forever, so the client is told the length that works.
+                let needed = character.len_utf8();
+                return Err(format!(
+                    "length {wanted} is shorter than the {needed}-byte character at byte {offset} of {uri}; ask for at least {needed}"
+                ));
             }
             ("text", text[offset..end].to_owned())
         }

@@ -500,6 +500,55 @@ fn read_skill_file_returns_windows_with_the_whole_files_size_and_digest() {
 }
 
 #[test]
+fn read_skill_file_never_returns_more_bytes_than_the_length_asked_for() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        format!("version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n\n{MCP_ENTRY}"),
+    );
+    project.write(
+        ".ai-rulez/skills/emoji-notes/SKILL.md",
+        "---\ndescription: Notes written in emoji.\ndelivery: served\n---\nRead the notes.\n",
+    );
+    // Bytes 4 to 7 and 8 to 11 are two 4-byte characters.
+    let notes = "Hi: \u{1f600}\u{1f600}!\n";
+    project.write(".ai-rulez/skills/emoji-notes/references/emoji.md", notes);
+    let mut server = Server::start_with(project.path(), &["--toolsets", "skills"], &[]);
+    let uri = "skill://emoji-notes/references/emoji.md";
+    for length in 1..4 {
+        assert_eq!(
+            server.fails(
+                "read_skill_file",
+                json!({"uri": uri, "offset": 4, "length": length})
+            ),
+            format!(
+                "length {length} is shorter than the 4-byte character at byte 4 of {uri}; ask for at least 4"
+            )
+        );
+    }
+    let exact = server.ok(
+        "read_skill_file",
+        json!({"uri": uri, "offset": 4, "length": 4}),
+    );
+    assert_eq!(exact["content"], "\u{1f600}");
+    assert_eq!(exact["length"], 4);
+    assert_eq!(exact["next_offset"], 8);
+    // A window ending inside the second character still rounds down to the first.
+    let rounded = server.ok(
+        "read_skill_file",
+        json!({"uri": uri, "offset": 4, "length": 7}),
+    );
+    assert_eq!(rounded["content"], "\u{1f600}");
+    assert_eq!(rounded["length"], 4);
+    let last = server.ok(
+        "read_skill_file",
+        json!({"uri": uri, "offset": 12, "length": 1}),
+    );
+    assert_eq!(last["content"], "!");
+    server.finish();
+}
+
+#[test]
 fn untrusted_uris_and_names_are_refused_without_touching_a_file() {
     let project = served_project();
     let mut server = Server::start_with(project.path(), &["--toolsets", "skills"], &[]);
