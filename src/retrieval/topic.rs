@@ -10,7 +10,7 @@ use super::{
 pub struct SearchReply {
     /// Project name.
     pub project: String,
-    /// The query as used.
+    /// The query as used: its first 500 characters.
     pub query: String,
     /// Matching rules sent in full, best first.
     pub rules: Vec<SentRule>,
@@ -23,7 +23,8 @@ pub struct SearchReply {
 }
 
 /// `search_rules`: active rules of the whole project matching `query`, best first (at most
-/// `limit`, 1–50).
+/// `limit`, 1–50). Only the first 500 characters of `query` are read and echoed, as
+/// `get_rules` reads a task ([`super::ranked_part`]).
 #[must_use]
 pub fn search_rules(
     catalog: &Catalog,
@@ -32,6 +33,9 @@ pub fn search_rules(
     limit: usize,
 ) -> SearchReply {
     let project = &catalog.project;
+    // A query of megabytes would otherwise be ranked and echoed whole.
+    let query = super::ranked_part(query);
+    let query = query.as_str();
     let mut reply = SearchReply {
         project: project.config.name.clone(),
         query: query.to_owned(),
@@ -76,13 +80,14 @@ pub(crate) fn search_text(reply: &SearchReply) -> String {
         return format!(
             "No active rule in `{}` matches '{}'.\n{}",
             reply.project,
-            reply.query,
+            crate::lint::screen::escape_unreadable(&reply.query),
             problems_text(&reply.problems)
         );
     }
     let mut text = format!(
         "Rules in `{}` matching '{}', best match first:\n",
-        reply.project, reply.query
+        reply.project,
+        crate::lint::screen::escape_unreadable(&reply.query)
     );
     for rule in &reply.rules {
         text.push_str(&format!(

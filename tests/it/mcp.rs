@@ -932,6 +932,56 @@ fn search_rules_finds_by_topic_and_names_rules_already_sent() {
 }
 
 #[test]
+fn search_rules_reads_and_echoes_only_the_first_500_characters_and_refuses_hidden_or_blank_queries()
+{
+    let project = sample();
+    let mut server = Server::start(project.path());
+    let huge_query = "x".repeat(1_000_000);
+    let (text, reply) = server.text("search_rules", json!({"query": huge_query}));
+    let first_500 = "x".repeat(500);
+    assert_eq!(reply["query"], first_500);
+    assert_eq!(
+        text,
+        format!("No active rule in `demo` matches '{first_500}'.\n")
+    );
+    // The words past the first 500 characters are not ranked, as in a `get_rules` task.
+    let late_topic = format!("{} migration", "x".repeat(600));
+    assert_eq!(
+        server.ok("search_rules", json!({"query": late_topic}))["rules"],
+        json!([])
+    );
+    let hidden = "query holds a hidden character (invisible, such as a zero-width space, a blank filler or a bidirectional control), which reads as other words than it holds; type it again without it";
+    assert_eq!(
+        server.fails(
+            "search_rules",
+            json!({"query": "\u{202e}\u{200b}migration"})
+        ),
+        hidden
+    );
+    assert_eq!(
+        server.fails("find_skill", json!({"query": "release\u{200b}"})),
+        hidden
+    );
+    assert_eq!(
+        server.fails(
+            "get_rules",
+            json!({"paths": ["src/db/schema.rs"], "task": "add a \u{202e}migration"})
+        ),
+        hidden.replacen("query", "task", 1)
+    );
+    for blank in ["", "   ", " \n\t "] {
+        assert_eq!(
+            server.fails("search_rules", json!({"query": blank})),
+            "query is empty; give the topic in a few words, such as \"error handling\" (list_items lists every rule)"
+        );
+    }
+    // A line break in a query is echoed escaped, never raw.
+    let (text, _) = server.text("search_rules", json!({"query": "kube\nrnetes"}));
+    assert_eq!(text, "No active rule in `demo` matches 'kube\\nrnetes'.\n");
+    server.finish();
+}
+
+#[test]
 fn get_context_lists_what_applies_nearest_first_with_why() {
     let project = sample();
     project.write(

@@ -53,3 +53,20 @@ fn refuse_unservable_characters(argument: &str, value: &str) -> Result<(), ToolE
     }
     Ok(())
 }
+
+/// Refuses free text the client sent as a task or a query (named `argument` in the error) when
+/// the part of it that is ranked (the first 500 characters, see `retrieval::ranked_part`) holds
+/// a hidden character (zero-width, a blank filler, a bidirectional control): such text reads as
+/// other words than it holds, so it is answered with what is wrong instead of being ranked or
+/// echoed. The text itself is not repeated, since it may be megabytes long.
+///
+/// Errors: that sentence.
+fn refuse_hidden_characters_in_words(argument: &str, value: &str) -> Result<(), ToolError> {
+    let ranked = crate::retrieval::ranked_part(value);
+    if crate::lint::screen::has_hidden_characters(&ranked) {
+        return Err(ToolError(format!(
+            "{argument} holds a hidden character (invisible, such as a zero-width space, a blank filler or a bidirectional control), which reads as other words than it holds; type it again without it"
+        )));
+    }
+    Ok(())
+}

@@ -39,6 +39,9 @@ fn get_rules() -> ToolSpec {
             for path in &args.paths {
                 super::refuse_unservable_characters("path", path)?;
             }
+            if let Some(task) = &args.task {
+                super::refuse_hidden_characters_in_words("task", task)?;
+            }
             let hint = args.paths.first().map(String::as_str);
             server.read(args.working_directory.as_deref(), hint, |catalog, session| {
                 let request = RulesRequest {
@@ -78,6 +81,12 @@ fn search_rules() -> ToolSpec {
             "for agents; people search the .ai-rulez/ Markdown with their editor",
         ),
         handler: Handler::new(|server, args: SearchRulesArgs| -> Reply<SearchReply> {
+            if args.query.trim().is_empty() {
+                return Err(ToolError(
+                    "query is empty; give the topic in a few words, such as \"error handling\" (list_items lists every rule)".to_owned(),
+                ));
+            }
+            super::refuse_hidden_characters_in_words("query", &args.query)?;
             let limit = args.limit.map_or(10, |limit| limit as usize);
             server.read(args.working_directory.as_deref(), None, |catalog, session| {
                 let reply = retrieval::search_rules(catalog, session, &args.query, limit);

@@ -30,6 +30,7 @@ fn find_skill() -> ToolSpec {
         toolset: Toolset::Skills,
         pairing: Pairing::NoCommand(NO_COMMAND),
         handler: Handler::new(|server, args: FindSkillArgs| -> Reply<FoundSkills> {
+            super::refuse_hidden_characters_in_words("query", &args.query)?;
             let limit = args.limit.map_or(5, |limit| limit as usize);
             server.read(args.working_directory.as_deref(), None, |catalog, _| {
                 let found = catalog.skill_shelf().find(&args.query, limit);
