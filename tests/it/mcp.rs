@@ -982,6 +982,48 @@ fn search_rules_reads_and_echoes_only_the_first_500_characters_and_refuses_hidde
 }
 
 #[test]
+fn a_path_with_backslashes_that_is_not_in_the_project_is_refused_instead_of_missing_every_scoped_rule()
+ {
+    let project = sample();
+    project.write("src/db/schema.rs", "pub struct Schema;\n");
+    // On Linux a backslash is part of a file name: this file exists and keeps working.
+    project.write("odd\\name.rs", "pub struct Odd;\n");
+    let mut server = Server::start(project.path());
+    assert_eq!(
+        server.fails("get_rules", json!({"paths": ["src\\db\\schema.rs"]})),
+        "path `src\\\\db\\\\schema.rs` contains a backslash and nothing is at that path in the project; separate folders with `/`, such as `src/db/schema.rs`"
+    );
+    assert_eq!(
+        server.fails("get_context", json!({"path": "src\\db"})),
+        "path `src\\\\db` contains a backslash and nothing is at that path in the project; separate folders with `/`, such as `src/db`"
+    );
+    assert_eq!(
+        server.fails("find_context", json!({"path": "pkg\\api\\main.go"})),
+        "path `pkg\\\\api\\\\main.go` contains a backslash and nothing is at that path in the project; separate folders with `/`, such as `pkg/api/main.go`"
+    );
+    assert_eq!(
+        server.fails("find_context", json!({"scope": "src\\db"})),
+        "scope `src\\\\db` contains a backslash and nothing is at that path in the project; separate folders with `/`, such as `src/db`"
+    );
+    let with_slashes = server.ok("get_rules", json!({"paths": ["src/db/schema.rs"]}));
+    assert!(
+        sent_ids(&with_slashes).contains(&"database".to_owned()),
+        "{with_slashes}"
+    );
+    let existing = server.ok(
+        "get_rules",
+        json!({"paths": ["odd\\name.rs"], "refresh": true}),
+    );
+    assert!(
+        sent_ids(&existing).contains(&"rust".to_owned()),
+        "{existing}"
+    );
+    server.ok("find_context", json!({"path": "odd\\name.rs"}));
+    server.ok("get_context", json!({"path": "odd\\name.rs"}));
+    server.finish();
+}
+
+#[test]
 fn get_context_lists_what_applies_nearest_first_with_why() {
     let project = sample();
     project.write(

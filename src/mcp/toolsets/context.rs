@@ -32,17 +32,22 @@ fn find_context() -> ToolSpec {
                 let path = match &args.path {
                     Some(path) => Some({
                         super::refuse_unservable_characters("path", path)?;
-                        retrieval::project_relative(root, path).ok_or_else(|| {
+                        let relative = retrieval::project_relative(root, path).ok_or_else(|| {
                             ToolError(format!(
                                 "`{}` is outside the project at {}",
                                 path.escape_debug(),
                                 root.display()
                             ))
-                        })?
+                        })?;
+                        super::refuse_backslash_separators("path", path, &relative, dir)?;
+                        relative
                     }),
                     None => None,
                 };
                 let scope = args.scope.as_deref().map(|scope| project_scope(root, scope)).transpose()?;
+                if let (Some(given), Some(relative)) = (args.scope.as_deref(), scope.as_deref()) {
+                    super::refuse_backslash_separators("scope", given, relative, dir)?;
+                }
                 let request = FindContextRequest {
                     path,
                     scope,
@@ -87,6 +92,9 @@ fn load_context() -> ToolSpec {
                 // The scope is read as find_context reads it, so every spelling it lists a
                 // file under (`./pkg/api`, absolute, `pkg/api/`) finds the same file here.
                 let scope = args.scope.as_deref().map(|scope| project_scope(root, scope)).transpose()?;
+                if let (Some(given), Some(relative)) = (args.scope.as_deref(), scope.as_deref()) {
+                    super::refuse_backslash_separators("scope", given, relative, dir)?;
+                }
                 let scope_and_name = match (&scope, &args.name) {
                     (Some(scope), Some(name)) => Some((scope.as_str(), name.as_str())),
                     (None, None) => None,

@@ -70,3 +70,32 @@ fn refuse_hidden_characters_in_words(argument: &str, value: &str) -> Result<(), 
     }
     Ok(())
 }
+
+/// Refuses a path argument (named `argument`, given by the client as `given`, `relative` once
+/// made project-relative) that holds a backslash when nothing is at `relative` in the project
+/// `dir`: the client most likely wrote Windows separators, and answering for a file that does
+/// not exist would silently leave out every scoped item. A path that exists keeps working, since
+/// on Linux a backslash is part of a file name and the index keeps such names as they are. The
+/// wording is `write_memory`'s for a node path with a backslash.
+///
+/// Errors: that sentence, with the path as given and with `/` separators, both escaped.
+fn refuse_backslash_separators(
+    argument: &str,
+    given: &str,
+    relative: &str,
+    dir: &crate::confined_fs::ProjectDir,
+) -> Result<(), ToolError> {
+    if !relative.contains('\\') {
+        return Ok(());
+    }
+    // A path that cannot be looked at (a symlink on the way) is answered as before: the reply
+    // says why nothing behind it is served.
+    if !matches!(dir.info(relative), Ok(None)) {
+        return Ok(());
+    }
+    Err(ToolError(format!(
+        "{argument} `{}` contains a backslash and nothing is at that path in the project; separate folders with `/`, such as `{}`",
+        given.escape_debug(),
+        given.replace('\\', "/").escape_debug()
+    )))
+}

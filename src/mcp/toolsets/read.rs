@@ -44,6 +44,13 @@ fn get_rules() -> ToolSpec {
             }
             let hint = args.paths.first().map(String::as_str);
             server.read(args.working_directory.as_deref(), hint, |catalog, session| {
+                let project = &catalog.project;
+                for path in &args.paths {
+                    // A path outside the project is named in the reply, as before.
+                    if let Some(relative) = retrieval::project_relative(&project.root, path) {
+                        super::refuse_backslash_separators("path", path, &relative, &project.dir)?;
+                    }
+                }
                 let request = RulesRequest {
                     paths: args.paths.clone(),
                     task: args.task.clone(),
@@ -52,7 +59,6 @@ fn get_rules() -> ToolSpec {
                     max_tokens: args.max_tokens.map(|tokens| tokens as usize),
                 };
                 let reply = retrieval::get_rules(catalog, session, &request);
-                let project = &catalog.project;
                 let first = session.first_uses(
                     &project.root,
                     reply.rules.iter().map(|rule| rule.id.as_str()),
@@ -117,6 +123,7 @@ fn get_context() -> ToolSpec {
                         project.config.name
                     )));
                 };
+                super::refuse_backslash_separators("path", &args.path, &relative, &project.dir)?;
                 let memory_text = if args.verbose.unwrap_or(false) {
                     retrieval::MemoryText::Full
                 } else {
