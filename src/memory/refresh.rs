@@ -152,7 +152,8 @@ pub(crate) struct NewRequest {
 
 /// Files a refresh request as a new file (never replacing one), open.
 ///
-/// Errors: [`Error::Usage`] for an empty or overlong item id, an unknown reason, an empty or
+/// Errors: [`Error::Usage`] for an empty or overlong item id, an id that names no item,
+/// learning or memory, an unknown reason, an empty or
 /// overlong note, or a note the screening refuses (credentials, hidden characters);
 /// [`Error::Busy`]; I/O.
 pub(crate) fn request_refresh(project: &Project, request: &NewRequest) -> Result<RefreshRequest> {
@@ -170,6 +171,12 @@ pub(crate) fn request_refresh(project: &Project, request: &NewRequest) -> Result
             "`reason` `{}` is not known; use one of {}",
             request.reason,
             REASONS.join(", ")
+        )));
+    }
+    if !names_something_known(project, item) {
+        return Err(Error::Usage(format!(
+            "no learning, item or memory has the id `{}`, so there is nothing to refresh; review_learnings, list_items and list_memories list the ids (resolve finds one by name)",
+            item.escape_debug()
         )));
     }
     let note = request.note.trim();
@@ -202,6 +209,45 @@ pub(crate) fn request_refresh(project: &Project, request: &NewRequest) -> Result
     let _lock = project.dir.lock()?;
     let (_, path) = create_in_folder(project, &folder(project), &base, &text)?;
     parse(&path, text.as_bytes())
+}
+
+/// Whether `item` is the id of something a refresh request can be about: an item of any kind
+/// (rule, context, skill, agent, command) in any layer, bare or as `kind:id`; a learning; or a
+/// memory. A request for nothing would wait in the queue for an item no one can find.
+fn names_something_known(project: &Project, item: &str) -> bool {
+    let (wanted_kind, id) = match item.split_once(':') {
+        Some((noun, id)) => match crate::content::Kind::ALL
+            .into_iter()
+            .find(|kind| kind.noun() == noun)
+        {
+            Some(kind) => (Some(kind), id),
+            None => (None, item),
+        },
+        None => (None, item),
+    };
+    let is_an_item = project.tree.items.iter().any(|candidate| {
+        candidate.id == id && wanted_kind.is_none_or(|kind| candidate.kind == kind)
+    });
+    if is_an_item {
+        return true;
+    }
+    if wanted_kind.is_some() {
+        return false;
+    }
+    // The id checks come first, so a path such as `../../x` is never looked up as a file.
+    let is_a_learning = check_id(item).is_ok()
+        && matches!(
+            project.dir.info(&format!(
+                "{}/{item}.md",
+                super::learning_file::folder(project)
+            )),
+            Ok(Some(_))
+        );
+    if is_a_learning {
+        return true;
+    }
+    super::node::parse_id(item).is_ok()
+        && super::memories::read_memory(&super::memories::Store::of(project), item).is_ok()
 }
 
 /// Every refresh request, sorted by id (open ones only unless `all`), and the request files

@@ -430,6 +430,11 @@ fn generate_leaves_learnings_out_and_the_lock_does_not_pin_them() {
 #[test]
 fn a_refresh_request_is_filed_listed_by_review_and_resolved() {
     let project = repository();
+    // A request is only filed for an item that exists.
+    project.write(
+        ".ai-rulez/context/database.md",
+        "---\npriority: medium\n---\nThe pool is created in main.\n",
+    );
     let mut server = memory_server(&project);
     let filed = server.ok(
         "request_refresh",
@@ -522,6 +527,51 @@ fn a_refresh_request_is_filed_listed_by_review_and_resolved() {
         ),
         "`note` must say what is wrong with the item (1 to 2000 characters)"
     );
+    server.finish();
+}
+
+#[test]
+fn a_refresh_request_for_an_id_that_names_nothing_is_refused_and_writes_nothing() {
+    let project = repository();
+    project.write(
+        ".ai-rulez/context/database.md",
+        "---\npriority: medium\n---\nThe pool is created in main.\n",
+    );
+    let mut server = memory_server(&project);
+    for item_id in [
+        "../../x",
+        "/etc/passwd",
+        "rule:does-not-exist",
+        "rule:database",
+    ] {
+        assert_eq!(
+            server.fails(
+                "request_refresh",
+                json!({"item_id": item_id, "reason": "stale", "note": "Out of date."})
+            ),
+            format!(
+                "no learning, item or memory has the id `{item_id}`, so there is nothing to refresh; review_learnings, list_items and list_memories list the ids (resolve finds one by name)"
+            ),
+            "{item_id}"
+        );
+    }
+    assert!(!project.exists(".ai-rulez/refresh-requests"));
+    // An item by its id or as `kind:id`, a learning and a memory are all known.
+    let memory = server.ok(
+        "write_memory",
+        json!({"node_path": "src", "title": "pool", "content": "One pool per process."}),
+    );
+    server.ok(
+        "record_learning",
+        json!({"claim": CLAIM, "files_read": ["src/main.rs"]}),
+    );
+    let memory_id = memory["id"].as_str().expect("memory id").to_owned();
+    for item_id in ["database", "context:database", CLAIM_ID, memory_id.as_str()] {
+        server.ok(
+            "request_refresh",
+            json!({"item_id": item_id, "reason": "stale", "note": "Out of date."}),
+        );
+    }
     server.finish();
 }
 
