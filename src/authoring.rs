@@ -151,7 +151,8 @@ fn with_metadata(content: &str, priority: Option<&str>, targets: Option<&[String
 }
 
 /// Validates text an agent wants to save: screening for hidden characters, instruction-like
-/// comments and other unsafe content, then parsing as the item kind would be loaded.
+/// comments and other unsafe content, then parsing as the item kind would be loaded; a text
+/// with no body (empty, blank, or frontmatter only) is refused.
 fn check_content(path: &str, location: &ItemLocation, content: &str) -> Result<()> {
     let problems = crate::lint::screen::untrusted_refusals(
         content,
@@ -164,6 +165,17 @@ fn check_content(path: &str, location: &ItemLocation, content: &str) -> Result<(
         ));
     }
     let document = frontmatter::parse(path, content.as_bytes())?;
+    // An item without a body would be generated as an empty rule (or context, skill, ...) that
+    // every assistant is told to follow, and would read as the agent's work being saved.
+    if document.body.trim().is_empty() {
+        let noun = location.kind.noun();
+        return Err(Error::refused(
+            path,
+            format!(
+                "Not saved: the {noun} has no text (the content is empty, or frontmatter only); write the {noun}'s Markdown after the frontmatter"
+            ),
+        ));
+    }
     content::check(location.kind, &location.name, path, document)?;
     Ok(())
 }

@@ -1024,6 +1024,76 @@ fn a_path_with_backslashes_that_is_not_in_the_project_is_refused_instead_of_miss
 }
 
 #[test]
+fn an_item_without_a_body_is_refused_by_every_create_and_update_tool() {
+    let project = sample();
+    let mut server = Server::start(project.path());
+    let refusal = |path: &str, noun: &str| {
+        format!(
+            "{path}: Not saved: the {noun} has no text (the content is empty, or frontmatter only); write the {noun}'s Markdown after the frontmatter"
+        )
+    };
+    for content in [
+        "",
+        "  \n\t\n",
+        "---\npriority: low\n---\n",
+        "---\ntitle: Empty\n---\n\n  \n",
+    ] {
+        assert_eq!(
+            server.fails("create_rule", json!({"name": "empty", "content": content})),
+            refusal(".ai-rulez/rules/empty.md", "rule"),
+            "{content:?}"
+        );
+    }
+    assert_eq!(
+        server.fails("create_context", json!({"name": "empty", "content": ""})),
+        refusal(".ai-rulez/context/empty.md", "context")
+    );
+    assert_eq!(
+        server.fails(
+            "create_skill",
+            json!({"name": "empty", "content": "---\ndescription: Nothing.\n---\n"})
+        ),
+        refusal(".ai-rulez/skills/empty/SKILL.md", "skill")
+    );
+    assert_eq!(
+        server.fails(
+            "create_agent",
+            json!({"name": "empty", "content": "---\ndescription: Nothing.\n---\n"})
+        ),
+        refusal(".ai-rulez/agents/empty.md", "agent")
+    );
+    assert_eq!(
+        server.fails("create_command", json!({"name": "empty", "content": " "})),
+        refusal(".ai-rulez/commands/empty.md", "command")
+    );
+    // Priority given as an argument adds frontmatter, never a body.
+    assert_eq!(
+        server.fails(
+            "create_rule",
+            json!({"name": "empty", "content": "", "priority": "low"})
+        ),
+        refusal(".ai-rulez/rules/empty.md", "rule")
+    );
+    assert_eq!(
+        server.fails(
+            "update_rule",
+            json!({"name": "style", "content": "---\npriority: medium\n---\n"})
+        ),
+        refusal(".ai-rulez/rules/style.md", "rule")
+    );
+    assert!(!project.exists(".ai-rulez/rules/empty.md"));
+    assert!(!project.exists(".ai-rulez/context"));
+    assert!(!project.exists(".ai-rulez/skills"));
+    assert!(!project.exists(".ai-rulez/agents"));
+    assert!(!project.exists(".ai-rulez/commands"));
+    assert_eq!(
+        project.read(".ai-rulez/rules/style.md"),
+        "---\npriority: medium\ntitle: Code style\n---\nKeep functions short.\n"
+    );
+    server.finish();
+}
+
+#[test]
 fn get_context_lists_what_applies_nearest_first_with_why() {
     let project = sample();
     project.write(
