@@ -89,7 +89,7 @@ pub async fn read_line(reader: &mut (impl AsyncBufRead + Unpin)) -> std::io::Res
 /// The top-level `id` of a request whose line was too long, read from the line's first bytes
 /// `head`: a string or an integer id that comes before the huge part (the usual
 /// `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{...}}`), else `null`, as JSON-RPC 2.0
-/// §5 asks when the id cannot be read. Parsed by serde_json, which stops at the id, so the cut
+/// §5 asks when the id cannot be read. Parsed by `serde_json`, which stops at the id, so the cut
 /// rest of the line is never read.
 #[must_use]
 pub(crate) fn id_before_the_huge_part(head: &[u8]) -> Value {

@@ -305,7 +305,7 @@ pub(crate) struct Resolved {
 /// The reply of `resolve`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub(crate) struct ResolveReply {
-    /// What was asked.
+    /// What was asked (its first 500 characters, trimmed).
     pub(crate) query: String,
     /// Matches: exact ids and paths first, then titles containing the query (at most 20).
     pub(crate) matches: Vec<Resolved>,
@@ -394,7 +394,8 @@ pub(crate) fn resolve(catalog: &Catalog, query: &str) -> Result<ResolveReply> {
     }
     matches.truncate(MAX_MATCHES);
     Ok(ResolveReply {
-        query: query.to_owned(),
+        // A query of megabytes would otherwise be echoed whole.
+        query: crate::retrieval::ranked_part(query),
         matches,
     })
 }

@@ -770,3 +770,21 @@ fn a_broken_memory_file_is_named_and_the_rest_is_still_served() {
     );
     server.finish();
 }
+
+#[test]
+fn resolve_echoes_only_the_first_500_characters_and_refuses_hidden_characters() {
+    let project = project();
+    let mut server = memory_server(&project);
+    let huge_name = "y".repeat(1_000_000);
+    let reply = server.ok("resolve", json!({"name_or_path": huge_name}));
+    assert_eq!(reply, json!({"query": "y".repeat(500), "matches": []}));
+    assert_eq!(
+        server.fails("resolve", json!({"name_or_path": "st\u{200b}yle"})),
+        "name_or_path holds a hidden character (invisible, such as a zero-width space, a blank filler or a bidirectional control), which reads as other words than it holds; type it again without it"
+    );
+    assert_eq!(
+        server.ok("resolve", json!({"name_or_path": "style"}))["matches"][0]["id"],
+        "style"
+    );
+    server.finish();
+}

@@ -245,6 +245,7 @@ fn resolve() -> ToolSpec {
         toolset: Toolset::Memory,
         pairing: Pairing::NoCommand("people search .ai-rulez/ with their editor"),
         handler: Handler::new(|server, args: ResolveArgs| -> Reply<ResolveReply> {
+            super::refuse_hidden_characters_in_words("name_or_path", &args.name_or_path)?;
             server.read(args.working_directory.as_deref(), None, |catalog, _| {
                 Ok(Answer::data(navigation::resolve(catalog, &args.name_or_path)?))
             })
