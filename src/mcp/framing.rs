@@ -3,8 +3,9 @@
 //! answer without an id: a line that is not JSON gets -32700, a JSON value that is not a message
 //! object gets -32600, a request rmcp cannot read gets -32600 or -32602 with its own `id` (see
 //! [`judge()`]), a JSON array is a batch handled per the negotiated protocol version (see
-//! [`batch`]), and a line over [`limits::MAX_LINE_BYTES`] is discarded with -32600; the server
-//! keeps reading in every case. Lines may end in CRLF; multi-byte UTF-8 split across reads is
+//! [`batch`]), and a line over [`limits::MAX_LINE_BYTES`] is discarded with -32600, carrying its
+//! `id` when that comes within the line's first [`limits::MAX_DISCARDED_LINE_HEAD_BYTES`]; the
+//! server keeps reading in every case. Lines may end in CRLF; multi-byte UTF-8 split across reads is
 //! whole once a line is complete.
 
 pub(crate) mod batch;
