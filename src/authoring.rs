@@ -180,6 +180,26 @@ fn check_content(path: &str, location: &ItemLocation, content: &str) -> Result<(
     Ok(())
 }
 
+/// Refuses `content` for the item at `path` when it links to a host that no active rule or
+/// context of `project`, nor `already` (the text it replaces), links to: an item an agent writes
+/// is served to every agent at once, so a new address goes through review instead (the
+/// learning loop saves such a rule pending, see [`crate::learning::risk`]).
+///
+/// Errors: [`Error::Refused`] naming the hosts and the two ways to add them.
+fn check_links(project: &Project, path: &str, content: &str, already: &str) -> Result<()> {
+    let hosts = crate::learning::risk::unknown_hosts(project, content, already);
+    if hosts.is_empty() {
+        return Ok(());
+    }
+    Err(Error::refused(
+        path,
+        format!(
+            "Not saved: it links to {}, which no active rule or context of this project mentions, and an agent's new link is read by every agent before anyone checks it; send the rule to propose_rules, which saves it pending until a person approves it, or leave the link to a person",
+            hosts.join(", ")
+        ),
+    ))
+}
+
 /// Refuses a name for a new file or folder that Windows cannot check out
 /// ([`crate::portable::windows_problem`]: `CON`, `aux`, `com1`, `x.`). Only creation refuses:
 /// an existing item of such a name can still be read, updated and deleted, which is how it is
@@ -214,6 +234,7 @@ pub(crate) fn create_item(
     }
     let content = with_metadata(content, priority, targets);
     check_content(&path, location, &content)?;
+    check_links(project, &path, &content, "")?;
     if location.kind == Kind::Rule {
         crate::learning::guard::check_agent_create(&path, &content)?;
     }
@@ -267,6 +288,7 @@ pub(crate) fn update_item(
     let _lock = project.dir.lock()?;
     let (current, mode) = read_existing(project, &path, location)?;
     check_expected_hash(&path, &current, expected_hash)?;
+    check_links(project, &path, &content, &String::from_utf8_lossy(&current))?;
     // A file that is not UTF-8 does not load, so it is served nowhere and an agent may repair it.
     if location.kind == Kind::Rule
         && let Ok(current) = std::str::from_utf8(&current)

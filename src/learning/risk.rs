@@ -61,16 +61,25 @@ pub(crate) fn judge(project: &Project, text: &str) -> Judgement {
             "AR003 on line {line}: an HTML comment; reviewers of the rendered rule do not see it, so write it as visible text"
         ));
     }
-    let hosts = hosts_in(text);
-    if !hosts.is_empty() {
-        let known = known_hosts(project);
-        for host in hosts.difference(&known) {
-            judgement.risks.push(format!(
-                "links to {host}, which no active rule or context of this project mentions"
-            ));
-        }
+    for host in unknown_hosts(project, text, "") {
+        judgement.risks.push(format!(
+            "links to {host}, which no active rule or context of this project mentions"
+        ));
     }
     judgement
+}
+
+/// The hosts of the web addresses in `text` (lower-cased, sorted) that neither an active rule
+/// or context of `project` nor the text `already` (the file being replaced) links to.
+#[must_use]
+pub(crate) fn unknown_hosts(project: &Project, text: &str, already: &str) -> Vec<String> {
+    let hosts = hosts_in(text);
+    if hosts.is_empty() {
+        return Vec::new();
+    }
+    let mut known = known_hosts(project);
+    known.extend(hosts_in(already));
+    hosts.difference(&known).cloned().collect()
 }
 
 /// Lower-cased hosts of the web addresses in `text`.

@@ -47,7 +47,7 @@ fn create_item(kind: Kind, singular: &str) -> ToolSpec {
     ToolSpec {
         name: format!("create_{singular}").into(),
         title: format!("Create a {singular}").into(),
-        description: format!("Creates a new {singular} in .ai-rulez/. Fails if it exists (use update_{singular}). The text is screened: hidden characters, HTML comments, prompt-injection phrases, fake role tags, secrets and risky commands are refused with the reason.").into(),
+        description: format!("Creates a new {singular} in .ai-rulez/. Fails if it exists (use update_{singular}). The text is screened: hidden characters, HTML comments, prompt-injection phrases, fake role tags, secrets, risky commands and links to hosts no active rule or context mentions are refused with the reason.").into(),
         hints: Hints::ADD,
         toolset: Toolset::Author,
         pairing: EDIT_FILES,
