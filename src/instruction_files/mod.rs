@@ -382,12 +382,15 @@ pub(crate) fn own_text(text: &str) -> std::borrow::Cow<'_, str> {
 /// The first error-severity finding of the shared screening in `text`, as `CODE on line N:
 /// message`.
 pub(crate) fn first_screening_error(text: &str) -> Option<String> {
-    crate::lint::screen::screen(text, crate::lint::screen::ScreenKind::Context)
+    crate::lint::screen::screen(text, crate::lint::screen::ScreenKind::InstructionFile)
         .into_iter()
         .find(|finding| finding.severity == crate::lint::Severity::Error)
         .map(|finding| match finding.line {
-            Some(line) => format!("{} on line {line}: {}", finding.code, finding.message),
-            None => format!("{}: {}", finding.code, finding.message),
+            // The size is the whole file's, not its first line's.
+            Some(line) if finding.code != "AR900" => {
+                format!("{} on line {line}: {}", finding.code, finding.message)
+            }
+            _ => format!("{}: {}", finding.code, finding.message),
         })
 }
 

@@ -776,3 +776,46 @@ fn a_file_over_the_size_limit_is_named_once_with_the_limit() {
     );
     server.finish();
 }
+
+#[test]
+fn a_long_instruction_file_below_the_index_limit_is_served_cut_and_one_over_it_is_named() {
+    let project = monorepo();
+    // 400 KB: over the 256 KiB limit of an item, under the 1 MiB the index reads.
+    let long = format!(
+        "# Service\n\n{}",
+        "Handlers validate their input.\n".repeat(13_000)
+    );
+    project.write("svc/AGENTS.md", &long);
+    let mut server = start(&project);
+    let reply = server.ok("find_context", json!({"path": "svc/main.go"}));
+    assert!(reply.get("withheld").is_none(), "{reply}");
+    assert!(
+        names(&reply).contains(&"instruction svc AGENTS.md".to_owned()),
+        "{reply}"
+    );
+    let loaded = server.ok(
+        "load_context",
+        json!({"uri": "context://svc/AGENTS.md", "budget_bytes": 1000}),
+    );
+    assert_eq!(loaded["truncated"], true);
+    assert_eq!(loaded["bytes"], long.len());
+    let kept = loaded["text"].as_str().expect("text");
+    assert_eq!(kept, &long[..kept.len()]);
+    assert!(kept.len() <= 1000 && kept.ends_with('\n'), "{}", kept.len());
+    server.finish();
+    let over = format!(
+        "# Service\n\n{}",
+        "Handlers validate their input.\n".repeat(40_000)
+    );
+    project.write("svc/AGENTS.md", &over);
+    let mut server = start(&project);
+    let reply = server.ok("find_context", json!({"path": "svc/main.go"}));
+    assert_eq!(
+        reply["withheld"],
+        json!([format!(
+            "svc/AGENTS.md: not read: is {} bytes, over the 1048576-byte limit for this kind of file; move it away",
+            over.len()
+        )])
+    );
+    server.finish();
+}

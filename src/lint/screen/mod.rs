@@ -27,6 +27,9 @@ pub(crate) mod limits {
     pub(crate) const ITEM_MAX_BYTES: usize = 256 * 1024;
     /// Largest skill resource file that is scanned; larger ones are reported as unscannable.
     pub(crate) const SKILL_FILE_MAX_BYTES: usize = 512 * 1024;
+    /// Largest instruction file screened whole (1 MiB): the largest the context index reads
+    /// ([`crate::instruction_files::MAX_FILE_BYTES`]), so every file it indexes can be served.
+    pub(crate) const INSTRUCTION_FILE_MAX_BYTES: usize = 1024 * 1024;
     /// Largest MCP server entry (rendered by [`super::mcp_server_text`]).
     pub(crate) const MCP_SERVER_MAX_BYTES: usize = 16 * 1024;
     /// Hidden characters listed by name in one AR002 message; the rest are counted.
@@ -52,6 +55,9 @@ pub(crate) enum ScreenKind {
     SkillFile,
     /// One MCP server entry, as rendered by [`mcp_server_text`].
     McpServer,
+    /// An instruction file the repository already has (a nested `AGENTS.md`, a `.cursor/rules`
+    /// file), served by `load_context`: screened up to the size the index reads.
+    InstructionFile,
 }
 
 impl ScreenKind {
@@ -73,6 +79,7 @@ impl ScreenKind {
         match self {
             Self::SkillFile => limits::SKILL_FILE_MAX_BYTES,
             Self::McpServer => limits::MCP_SERVER_MAX_BYTES,
+            Self::InstructionFile => limits::INSTRUCTION_FILE_MAX_BYTES,
             _ => limits::ITEM_MAX_BYTES,
         }
     }
