@@ -49,6 +49,13 @@ pub(crate) fn read(tree: &Tree<'_>, found: &mut Found) -> Result<()> {
 }
 
 fn read_config(config: &Value, path: &str, found: &mut Found) {
+    if !config.is_object() {
+        found.notes.push(format!(
+            "{path}: is {}, not a mapping of keys (metadata, rules, sections, ...); nothing in it is imported",
+            kind_of(config)
+        ));
+        return;
+    }
     let text = |value: &Value, key: &str| {
         value
             .get(key)
@@ -57,9 +64,36 @@ fn read_config(config: &Value, path: &str, found: &mut Found) {
             .filter(|text| !text.is_empty())
             .map(str::to_owned)
     };
-    if let Some(metadata) = config.get("metadata") {
-        found.name = text(metadata, "name");
-        found.description = text(metadata, "description");
+    match config.get("metadata") {
+        Some(metadata @ Value::Object(_)) => {
+            found.name = text(metadata, "name");
+            found.description = text(metadata, "description");
+        }
+        Some(Value::Null) | None => {}
+        Some(other) => found.notes.push(format!(
+            "{path}: `metadata` is {}, not a mapping (name, description); the project's name is not imported",
+            kind_of(other)
+        )),
+    }
+    // Each list key of another type is named once, or its items would vanish without a word.
+    for key in [
+        "presets",
+        "outputs",
+        "rules",
+        "sections",
+        "agents",
+        "commands",
+        "mcp_servers",
+    ] {
+        if let Some(value) = config.get(key)
+            && !value.is_array()
+            && !value.is_null()
+        {
+            found.notes.push(format!(
+                "{path}: `{key}` is {}, not a list; nothing is imported from it",
+                kind_of(value)
+            ));
+        }
     }
     let known: Vec<String> = crate::presets::builtin_specs()
         .map(|specs| specs.into_iter().map(|spec| spec.name).collect())
@@ -102,15 +136,30 @@ fn read_config(config: &Value, path: &str, found: &mut Found) {
     ] {
         for (index, entry) in list(config, key).iter().enumerate() {
             let origin = format!("{path} ({key}[{index}])");
+            if !entry.is_object() {
+                found.notes.push(format!(
+                    "{origin}: is {}, not a mapping (name, content, ...); left out",
+                    kind_of(entry)
+                ));
+                continue;
+            }
             let Some(name) = text(entry, "name").or_else(|| text(entry, "id")) else {
                 found.notes.push(format!("{origin}: has no name; left out"));
                 continue;
             };
-            let content = text(entry, "content")
-                .or_else(|| text(entry, "system_prompt"))
-                .or_else(|| text(entry, "instructions"))
-                .unwrap_or_default();
+            let content = match content_of(entry) {
+                Ok(content) => content,
+                Err(why) => {
+                    found.notes.push(format!("{origin}: {why}; left out"));
+                    continue;
+                }
+            };
             let id = text(entry, "id").unwrap_or_else(|| crate::content::slug(&name));
+            if text(entry, "id").is_none() && id != name {
+                found.notes.push(format!(
+                    "{origin}: named `{name}`, imported as `{id}` (an id is lower-case letters, digits and `-`)"
+                ));
+            }
             // The Go tool printed the name as the item's heading; keep it as the title.
             let body = if content.starts_with("# ") || matches!(kind, Kind::Agent | Kind::Command) {
                 format!("{content}\n")
@@ -153,6 +202,37 @@ fn read_config(config: &Value, path: &str, found: &mut Found) {
         found.notes.push(format!(
             "{path}: `includes` are not imported; add them as [[includes]] in .ai-rulez/config.toml"
         ));
+    }
+}
+
+/// The text of an entry's `content` (or `system_prompt`, `instructions` for agents): a number or
+/// a boolean is taken as written (`content: 5` is the text `5`); empty when none is given.
+///
+/// Errors: why a list or a mapping there cannot be a text.
+fn content_of(entry: &Value) -> std::result::Result<String, String> {
+    for key in ["content", "system_prompt", "instructions"] {
+        match entry.get(key) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(text)) if text.trim().is_empty() => {}
+            Some(Value::String(text)) => return Ok(text.trim().to_owned()),
+            Some(scalar @ (Value::Number(_) | Value::Bool(_))) => return Ok(scalar.to_string()),
+            Some(other) => {
+                return Err(format!("`{key}` is {}, not a text", kind_of(other)));
+            }
+        }
+    }
+    Ok(String::new())
+}
+
+/// A YAML value's kind, as a noun phrase for a note.
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "empty",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
     }
 }
 

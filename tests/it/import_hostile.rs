@@ -712,3 +712,36 @@ fn a_rule_file_whose_extension_is_in_upper_case_is_named_not_skipped_silently() 
     assert!(project.exists(".ai-rulez/rules/b.md"));
     assert!(!project.exists(".ai-rulez/rules/a.md"));
 }
+
+#[test]
+fn a_go_config_with_values_of_the_wrong_type_names_each_instead_of_finding_nothing() {
+    let project = Project::empty();
+    project.write(
+        "ai-rulez.yaml",
+        "metadata: 5\nrules: \"notalist\"\nsections: 7\n",
+    );
+    let run = project.run(&["import", "--from", "ai-rulez-v2"]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr(),
+        format!(
+            "error: found nothing new to import from ai-rulez-v2 in {}:\n  ai-rulez.yaml: `metadata` is a number, not a mapping (name, description); the project's name is not imported\n  ai-rulez.yaml: `rules` is a text, not a list; nothing is imported from it\n  ai-rulez.yaml: `sections` is a number, not a list; nothing is imported from it\n",
+            project.path().display()
+        )
+    );
+    project.write(
+        "ai-rulez.yaml",
+        "rules:\n  - name: a\n    content: 5\n  - name: \"../../etc/evil\"\n    content: x\n  - name: b\n    content: [1]\n  - 7\n",
+    );
+    let run = project.run(&["import", "--from", "ai-rulez-v2"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stderr(),
+        "note: ai-rulez.yaml (rules[1]): named `../../etc/evil`, imported as `etc-evil` (an id is lower-case letters, digits and `-`)\n\
+         note: ai-rulez.yaml (rules[2]): `content` is a list, not a text; left out\n\
+         note: ai-rulez.yaml (rules[3]): is a number, not a mapping (name, content, ...); left out\n\
+         created 3 file(s), 0 already there; next: `ai-rulez generate --dry-run --diff` shows what the assistants' files become\n"
+    );
+    assert_eq!(project.read(".ai-rulez/rules/a.md"), "# a\n\n5\n");
+    assert!(project.exists(".ai-rulez/rules/etc-evil.md"));
+}
