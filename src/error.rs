@@ -129,6 +129,9 @@ pub enum InvalidKind {
     NotRegularFile,
     /// A content file over the size limit.
     TooLarge,
+    /// A file or folder the process may not read, or whose read failed (permission denied,
+    /// an I/O error).
+    Unreadable,
     /// A file name holding a control character.
     ControlCharacterInName,
     /// Two items of one kind with one id at one precedence.

@@ -387,7 +387,7 @@ fn yaml_error(
     }
     // The reader's alias budget (a "billion laughs" document) prints its internal counter.
     if problem.starts_with("budget breached") {
-        problem = "it expands to too many values (aliases of aliases); write the values out instead of repeating anchors".to_owned();
+        "it expands to too many values (aliases of aliases); write the values out instead of repeating anchors".clone_into(&mut problem);
     }
     if let Some(key) = problem.strip_prefix("duplicate mapping key: ") {
         let key = key

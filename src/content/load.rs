@@ -847,6 +847,17 @@ fn symlink_in_tree(tree: &Tree<'_>, relative: &str) -> Error {
 /// kind the facts on disk give (not the message): a symlink, something that is not a regular
 /// file, or a file over the size limit.
 fn located(tree: &Tree<'_>, relative: &str, error: Error) -> Error {
+    // A read that fails (permission denied) names the file as the tree shows it, so `validate`
+    // can point at it.
+    if let Error::Io(io) = &error {
+        let why = if io.kind() == std::io::ErrorKind::PermissionDenied {
+            "cannot be read: permission denied; make it readable (`chmod u+r`) or run as its owner"
+                .to_owned()
+        } else {
+            format!("cannot be read ({io})")
+        };
+        return Error::invalid_as(InvalidKind::Unreadable, tree.shown(relative), None, why);
+    }
     let Error::Refused { reason, .. } = error else {
         return error;
     };

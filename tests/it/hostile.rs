@@ -452,3 +452,39 @@ fn a_folder_or_a_pipe_named_like_a_rule_file_is_said_not_skipped_in_silence() {
         pipe.stderr()
     );
 }
+
+#[test]
+fn an_unreadable_rule_file_is_named_by_validate_and_generate() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n",
+    );
+    project.write(".ai-rulez/rules/a.md", "# A\n\nA.\n");
+    project.write(".ai-rulez/rules/b.md", "# B\n\nB.\n");
+    let locked = project.path().join(".ai-rulez/rules/b.md");
+    fs_err::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    if std::fs::read(&locked).is_ok() {
+        fs_err::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        eprintln!("skipped: this user reads files whatever their permissions (root)");
+        return;
+    }
+    let why =
+        "cannot be read: permission denied; make it readable (`chmod u+r`) or run as its owner";
+    let validate = project.run(&["validate"]);
+    assert!(
+        validate
+            .stdout()
+            .contains(&format!(".ai-rulez/rules/b.md: AR306 {why}")),
+        "{}",
+        validate.stdout()
+    );
+    let generate = project.run(&["generate"]);
+    generate.expect_code(1);
+    assert_eq!(
+        generate.stderr(),
+        format!("error: .ai-rulez/rules/b.md: {why}\n")
+    );
+    fs_err::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+}

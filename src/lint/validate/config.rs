@@ -26,6 +26,7 @@ pub(super) fn config_error_code(kind: InvalidKind) -> &'static str {
         | InvalidKind::Symlink
         | InvalidKind::NotRegularFile
         | InvalidKind::TooLarge
+        | InvalidKind::Unreadable
         | InvalidKind::ControlCharacterInName
         | InvalidKind::DuplicateId
         | InvalidKind::FrontmatterValue
@@ -48,7 +49,8 @@ pub(super) fn load_error_code(kind: InvalidKind) -> &'static str {
         | InvalidKind::FrontmatterNotMapping
         | InvalidKind::Toml
         | InvalidKind::Symlink
-        | InvalidKind::TooLarge => "AR306",
+        | InvalidKind::TooLarge
+        | InvalidKind::Unreadable => "AR306",
         InvalidKind::DuplicateId => "AR704",
         InvalidKind::FrontmatterValue
         | InvalidKind::NotRegularFile
@@ -119,7 +121,14 @@ impl Checker<'_> {
                     let flagged = line_text(&text, *line).to_owned();
                     self.push(code, path, *line, &flagged, message.clone());
                 }
-                other => self.push("AR306", "", None, "", other.to_string()),
+                Error::Refused { path, reason } => {
+                    self.push("AR306", path, None, "", reason.clone());
+                }
+                // No path to point at: the config folder stands for the project.
+                other => {
+                    let file = self.project.config_relative.clone();
+                    self.push("AR306", &file, None, "", other.to_string());
+                }
             }
         }
     }

@@ -17,6 +17,7 @@ fn every_error_kind_maps_to_its_intended_code() {
         (InvalidKind::Symlink, "AR306", "AR311"),
         (InvalidKind::NotRegularFile, "AR304", "AR311"),
         (InvalidKind::TooLarge, "AR306", "AR311"),
+        (InvalidKind::Unreadable, "AR306", "AR311"),
         (InvalidKind::ControlCharacterInName, "AR304", "AR311"),
         (InvalidKind::DuplicateId, "AR704", "AR311"),
         (InvalidKind::FrontmatterValue, "AR304", "AR311"),
@@ -40,7 +41,7 @@ fn every_error_kind_maps_to_its_intended_code() {
     }
     let kinds: std::collections::HashSet<InvalidKind> =
         table.iter().map(|(kind, _, _)| *kind).collect();
-    assert_eq!(kinds.len(), 17, "each kind once");
+    assert_eq!(kinds.len(), 18, "each kind once");
 }
 
 #[test]
