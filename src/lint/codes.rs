@@ -212,7 +212,7 @@ pub(crate) const CODES: &[Code] = &[
         Error,
         false,
         "A file cannot be read as Markdown with YAML frontmatter.",
-        "Invalid UTF-8, invalid YAML, duplicate keys, a frontmatter that is not a mapping, an opening `---` never closed, an oversized file or a symlink leaving the project. The message names the line.",
+        "Invalid UTF-8, invalid YAML, duplicate keys, a frontmatter that is not a mapping, an opening `---` never closed, an oversized file, a symlink leaving the project, or a file this user may not read. The message names the line.",
     ),
     code(
         "AR310",
