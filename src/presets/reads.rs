@@ -331,10 +331,16 @@ pub(crate) fn left_out_note(
         .iter()
         .find(|preset| preset.name == preset_name)
         .map_or(preset_name, |preset| preset.label.as_str());
-    let listed: Vec<String> = left_out
+    // Named up to a screenful: with thousands of items the note would be one line of 100 KB.
+    const NAMED: usize = 20;
+    let mut listed: Vec<String> = left_out
         .iter()
+        .take(NAMED)
         .map(|(id, instead)| format!("{id} (in {instead})"))
         .collect();
+    if left_out.len() > NAMED {
+        listed.push(format!("and {} more", left_out.len() - NAMED));
+    }
     crate::plan::RenderNote {
         preset: owner.to_owned(),
         message: format!(

@@ -407,3 +407,27 @@ fn copilot_instructions_keep_exclude_agent() {
     let style = project.read(".github/instructions/style.instructions.md");
     assert!(!style.contains("excludeAgent"), "{style}");
 }
+
+#[test]
+fn the_left_out_note_names_twenty_items_and_counts_the_rest() {
+    let project = project(r#"["claude", "codex"]"#, "agents_md = true\n");
+    for number in 1..=24 {
+        project.write(
+            &format!(".ai-rulez/rules/r{number:02}.md"),
+            format!("# R{number}\n\nRule {number}.\n"),
+        );
+    }
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    let named: Vec<String> = (1..=20)
+        .map(|number| format!("r{number:02} (in AGENTS.md)"))
+        .collect();
+    assert_eq!(
+        warnings(&run.stderr()),
+        [format!(
+            "warning: claude: 25 items are left out of Claude Code's own files because Claude Code already reads them in files the codex preset writes: {}, and 5 more",
+            named.join(", ")
+        )
+        .as_str()]
+    );
+}
