@@ -449,11 +449,21 @@ fn plan_files(root: &Path, dir: &ProjectDir, found: &mut Found) -> Result<Planne
                     }
                 }
             }
+            // Which of the two it was: a name that is not a valid id, or one already taken.
+            let why = if base == draft.id {
+                format!("{} `{}` is taken", draft.kind.noun(), draft.id)
+            } else if id == base {
+                format!("`{}` is not a valid {} name", draft.id, draft.kind.noun())
+            } else {
+                format!(
+                    "`{}` is not a valid {} name, and `{base}` is taken",
+                    draft.id,
+                    draft.kind.noun()
+                )
+            };
             found.notes.push(format!(
-                "{}: imported as `{id}` ({} `{}` is taken or not a valid name){}",
+                "{}: imported as `{id}` ({why}){}",
                 draft.origin,
-                draft.kind.noun(),
-                draft.id,
                 if renamed {
                     "; its `name` is set to match, as skill names must equal their folder"
                 } else {

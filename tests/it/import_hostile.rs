@@ -268,7 +268,7 @@ fn a_name_windows_reserves_gets_the_kind_after_it_instead_of_a_file_windows_cann
     );
     assert!(
         run.stderr().contains(
-            "note: .cursor/rules/con.mdc: imported as `con-rule` (rule `con` is taken or not a valid name)\n"
+            "note: .cursor/rules/con.mdc: imported as `con-rule` (`con` is not a valid rule name)\n"
         ),
         "{}",
         run.stderr()
@@ -396,7 +396,7 @@ fn a_renamed_skill_gets_the_name_of_its_new_folder() {
     run.expect_code(0);
     assert!(
         run.stderr().contains(
-            "note: .claude/skills/My Skill/SKILL.md: imported as `my-skill` (skill `My Skill` is taken or not a valid name); its `name` is set to match, as skill names must equal their folder\n"
+            "note: .claude/skills/My Skill/SKILL.md: imported as `my-skill` (`My Skill` is not a valid skill name); its `name` is set to match, as skill names must equal their folder\n"
         ),
         "{}",
         run.stderr()
@@ -744,4 +744,26 @@ fn a_go_config_with_values_of_the_wrong_type_names_each_instead_of_finding_nothi
     );
     assert_eq!(project.read(".ai-rulez/rules/a.md"), "# a\n\n5\n");
     assert!(project.exists(".ai-rulez/rules/etc-evil.md"));
+}
+
+#[test]
+fn a_rename_says_whether_the_name_was_taken_or_not_valid() {
+    let project = Project::empty();
+    project.write(".cursor/rules/x.mdc", "X one.\n");
+    project.write(".cursor/rules/x.md", "X two.\n");
+    project.write(".cursor/rules/My Rule.mdc", "Mine.\n");
+    let run = project.run(&["import", "--from", "cursor"]);
+    run.expect_code(0);
+    let stderr = run.stderr();
+    let notes: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("imported as"))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "note: .cursor/rules/My Rule.mdc: imported as `my-rule` (`My Rule` is not a valid rule name)",
+            "note: .cursor/rules/x.mdc: imported as `x-2` (rule `x` is taken)",
+        ]
+    );
 }
