@@ -317,6 +317,10 @@ pub(crate) fn unavoidable_duplicates(
     notes
 }
 
+/// Items named in the note of [`left_out_note`]; the rest are counted, since with thousands of
+/// items the note would be one line of 100 KB.
+const NAMED: usize = 20;
+
 /// The note `generate` gives for the items `preset_name` leaves out of its own files because
 /// its assistant reads them in a file `owner` writes, naming each item and that file
 /// (`left_out` as in [`Placements::left_out`]). The note belongs to `owner`, so it is said
@@ -331,8 +335,6 @@ pub(crate) fn left_out_note(
         .iter()
         .find(|preset| preset.name == preset_name)
         .map_or(preset_name, |preset| preset.label.as_str());
-    // Named up to a screenful: with thousands of items the note would be one line of 100 KB.
-    const NAMED: usize = 20;
     let mut listed: Vec<String> = left_out
         .iter()
         .take(NAMED)
