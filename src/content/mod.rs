@@ -575,8 +575,11 @@ pub(crate) fn key_line(yaml: &str, key: &str) -> Option<usize> {
 /// Turns a display name into an id: lower-case letters, digits and single dashes.
 #[must_use]
 pub(crate) fn slug(name: &str) -> String {
+    // Letters outside ASCII take their ASCII spelling first (`Über Ümlaut` is `uber-umlaut`,
+    // not `ber-mlaut`); characters without one become separators.
+    let ascii = deunicode::deunicode_with_tofu(name, "-");
     let mut id = String::new();
-    for character in name.chars() {
+    for character in ascii.chars() {
         if character.is_ascii_alphanumeric() {
             id.push(character.to_ascii_lowercase());
         } else if !id.ends_with('-') && !id.is_empty() {
@@ -584,4 +587,16 @@ pub(crate) fn slug(name: &str) -> String {
         }
     }
     id.trim_end_matches('-').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_slug_spells_letters_outside_ascii_in_ascii() {
+        assert_eq!(super::slug("Über Ümlaut"), "uber-umlaut");
+        assert_eq!(super::slug("Crème brûlée rules"), "creme-brulee-rules");
+        assert_eq!(super::slug("../../etc/evil"), "etc-evil");
+        assert_eq!(super::slug("日本"), "ri-ben");
+        assert_eq!(super::slug("🎉 party"), "tada-party");
+    }
 }
