@@ -36,15 +36,16 @@ pub(crate) fn read_json(tree: &Tree<'_>, path: &str, key: &str, found: &mut Foun
         return Ok(());
     };
     let text = crate::frontmatter::decode_utf8(path, &bytes)?;
-    let parsed = jsonc_parser::parse_to_value(text, &jsonc_parser::ParseOptions::default())
-        .map_err(|error| {
+    let parsed = jsonc_parser::parse_to_value(text, &crate::mcp_config::jsonc_options()).map_err(
+        |error| {
             Error::invalid_as(
                 InvalidKind::Other,
                 path,
                 Some(error.line_display()),
                 format!("{}; fix the JSON and import again", error.kind()),
             )
-        })?;
+        },
+    )?;
     let value = parsed.map_or(Value::Null, to_json);
     let Some(Value::Object(servers)) = value.get(key) else {
         return Ok(());
@@ -61,7 +62,7 @@ pub(crate) fn read_json(tree: &Tree<'_>, path: &str, key: &str, found: &mut Foun
 /// Errors: why they do not parse, with the line (`not UTF-8`, or the parser's message).
 pub(crate) fn jsonc_value(bytes: &[u8]) -> std::result::Result<Value, String> {
     let text = std::str::from_utf8(bytes).map_err(|_| "not valid UTF-8".to_owned())?;
-    let parsed = jsonc_parser::parse_to_value(text, &jsonc_parser::ParseOptions::default())
+    let parsed = jsonc_parser::parse_to_value(text, &crate::mcp_config::jsonc_options())
         .map_err(|error| format!("line {}: {}", error.line_display(), error.kind()))?;
     Ok(parsed.map_or(Value::Null, to_json))
 }

@@ -7,12 +7,31 @@ use serde_json::{Map, Value};
 
 use super::{DocumentShape, Entry, McpConfigError, same_in_order};
 
+/// JSONC as VS Code reads it (the settings format these assistants share): JSON plus comments
+/// and trailing commas. jsonc-parser's defaults go further (single quotes, missing commas, hex
+/// numbers, bare names), which would let a file no assistant can read pass as one to merge into.
+#[must_use]
+pub(crate) fn jsonc_options() -> ParseOptions {
+    ParseOptions {
+        allow_comments: true,
+        allow_trailing_commas: true,
+        allow_loose_object_property_names: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    }
+}
+
 pub(super) fn parse_json(path: &str, text: &str) -> Result<CstRootNode, McpConfigError> {
     // A leading byte order mark is not JSON; the merge puts it back in front of its result.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    // The default options accept JSONC (comments, trailing commas), which every
-    // one of these assistants tolerates in its config.
-    let root = CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| {
+    // JSONC (comments, trailing commas), which every one of these assistants tolerates in its
+    // config; nothing looser.
+    let root = CstRootNode::parse(text, &jsonc_options()).map_err(|e| {
         McpConfigError::InvalidDocument {
             path: path.to_owned(),
             format: "JSON",

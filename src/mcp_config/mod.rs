@@ -27,6 +27,7 @@
 
 mod digest;
 mod json;
+pub(crate) use json::jsonc_options;
 mod render;
 mod toml;
 

@@ -200,7 +200,14 @@ impl State<'_> {
 }
 
 pub(super) fn mcp_error(path: &str) -> impl Fn(mcp_config::McpConfigError) -> Error + '_ {
-    move |error| Error::invalid(path, None, error.to_string())
+    // The document's errors start with its path, which `Error::invalid` puts in front again.
+    move |error| {
+        let message = error.to_string();
+        let message = message
+            .strip_prefix(&format!("{path}: "))
+            .map_or(message.clone(), str::to_owned);
+        Error::invalid(path, None, message)
+    }
 }
 
 /// Whether the document holds nothing but ai-rulez's entries (then it may be git-ignored).

@@ -488,3 +488,35 @@ fn an_unreadable_rule_file_is_named_by_validate_and_generate() {
     );
     fs_err::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).expect("chmod");
 }
+
+#[test]
+fn a_settings_file_is_merged_as_jsonc_and_nothing_looser() {
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n[[mcp_servers]]\nname = \"x\"\ncommand = \"npx\"\nargs = [\"-y\", \"pkg@1.0.0\"]\n",
+    );
+    // Comments and trailing commas are JSONC, which the assistants read: merged, kept.
+    project.write(
+        ".mcp.json",
+        "{\n  // mine\n  \"mcpServers\": {\n    \"own\": {\"command\": \"a\"},\n  },\n}\n",
+    );
+    project.run(&["generate"]).expect_code(0);
+    assert!(
+        project.read(".mcp.json").starts_with(
+            "{\n  // mine\n  \"mcpServers\": {\n    \"own\": {\"command\": \"a\"},\n    \"x\": {"
+        ),
+        "{}",
+        project.read(".mcp.json")
+    );
+    // Single quotes are not: the file is named once and left as it is.
+    let loose = "{\n  'mcpServers': {}\n}\n";
+    project.write(".mcp.json", loose);
+    let run = project.run(&["generate"]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr(),
+        "error: .mcp.json: invalid JSON document at line 2 column 3: Single-quoted strings are not allowed; fix or move the file; ai-rulez never overwrites a file it cannot parse\n"
+    );
+    assert_eq!(project.read(".mcp.json"), loose);
+}

@@ -378,7 +378,7 @@ fn a_rulesync_config_that_does_not_parse_is_named_not_passed_over() {
     run.expect_code(0);
     assert!(
         run.stderr().starts_with(
-            "note: rulesync.jsonc: not read (line 4: Expected colon after the string or word in object property), so its `targets` are not known and the presets come from the items' targets; check `presets` in .ai-rulez/config.toml\n"
+            "note: rulesync.jsonc: not read (line 3: Expected string for object property), so its `targets` are not known and the presets come from the items' targets; check `presets` in .ai-rulez/config.toml\n"
         ),
         "{}",
         run.stderr()

@@ -55,11 +55,11 @@ fn a_settings_file_holding_the_servers_key_or_a_server_twice_is_refused_not_half
     let cases = [
         (
             "{\"context_servers\": {\"mine\": {\"command\": \"m\", \"args\": []}},\n \"context_servers\": {}}\n",
-            "error: .zed/settings.json: .zed/settings.json: invalid JSON document: the key `context_servers` appears 2 times in the top level, and the assistant reads only one of them; merge them into one; fix or move the file; ai-rulez never overwrites a file it cannot parse\n",
+            "error: .zed/settings.json: invalid JSON document: the key `context_servers` appears 2 times in the top level, and the assistant reads only one of them; merge them into one; fix or move the file; ai-rulez never overwrites a file it cannot parse\n",
         ),
         (
             "{\"context_servers\": {\"docs\": {\"command\": \"a\"}, \"docs\": {\"command\": \"b\"}}}\n",
-            "error: .zed/settings.json: .zed/settings.json: invalid JSON document: the key `docs` appears 2 times in `context_servers`, and the assistant reads only one of them; merge them into one; fix or move the file; ai-rulez never overwrites a file it cannot parse\n",
+            "error: .zed/settings.json: invalid JSON document: the key `docs` appears 2 times in `context_servers`, and the assistant reads only one of them; merge them into one; fix or move the file; ai-rulez never overwrites a file it cannot parse\n",
         ),
     ];
     for (settings, expected) in cases {
