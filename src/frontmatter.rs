@@ -418,6 +418,20 @@ fn yaml_error(
             None => problem.push_str("; a value holding `: ` must be quoted"),
         }
     }
+    // A tab that indents a line is the usual cause of errors YAML reports elsewhere (often on
+    // the next line), since YAML indents with spaces only.
+    let error_line = location.and_then(|location| usize::try_from(location.line()).ok());
+    if !problem.contains("tab")
+        && let Some(index) = yaml
+            .lines()
+            .take(error_line.unwrap_or(usize::MAX))
+            .position(|text| text.starts_with('\t'))
+    {
+        problem.push_str(&format!(
+            " (line {} starts with a tab; YAML indents with spaces only)",
+            index + 1 + lines_before
+        ));
+    }
     let message = match location {
         Some(location) => format!("{what} at column {}: {problem}", location.column()),
         None => format!("{what}: {problem}"),
@@ -507,6 +521,27 @@ mod tests {
         let error = parse("r.md", yaml.as_bytes()).unwrap_err().to_string();
         assert!(
             error.ends_with(": it expands to too many values (aliases of aliases); write the values out instead of repeating anchors"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_tab_that_indents_a_line_is_named_with_its_line() {
+        let error = parse(
+            "r.md",
+            b"---\ntitle: x\n\tpriority: high\nmore: [\n---\nx\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains("tab") && error.starts_with("r.md:"),
+            "{error}"
+        );
+        let error = crate::frontmatter::parse_yaml_document("c.yaml", "\tname: x\npresets: [a]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.ends_with(" (line 1 starts with a tab; YAML indents with spaces only)"),
             "{error}"
         );
     }
