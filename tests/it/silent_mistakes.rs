@@ -606,3 +606,33 @@ fn a_second_config_file_beside_the_one_read_is_named() {
         "warning: .ai-rulez/config.yaml: not read, since .ai-rulez/config.toml is this project's config; move what it sets into .ai-rulez/config.toml and delete it\n3 written, 0 unchanged, 0 removed\n"
     );
 }
+
+#[test]
+fn an_updated_output_keeps_the_users_permission_bits_but_not_an_execute_bit() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let project = Project::empty();
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n",
+    );
+    project.write(".ai-rulez/rules/a.md", "# A\n\nA.\n");
+    project.run(&["generate"]).expect_code(0);
+    let chmod = |relative: &str, mode: u32| {
+        fs_err::set_permissions(
+            project.path().join(relative),
+            std::fs::Permissions::from_mode(mode),
+        )
+        .expect("chmod");
+    };
+    chmod(".claude/rules/a.md", 0o600);
+    chmod("CLAUDE.md", 0o755);
+    // A private file is not drift; an execute bit on a rule is.
+    let check = project.run(&["generate", "--check"]);
+    check.expect_code(2);
+    assert_eq!(check.stdout(), "stale: CLAUDE.md\n");
+    project.write(".ai-rulez/rules/a.md", "# A\n\nA, changed.\n");
+    project.run(&["generate"]).expect_code(0);
+    assert_eq!(project.mode(".claude/rules/a.md"), 0o600);
+    assert_eq!(project.mode("CLAUDE.md"), 0o644);
+    assert!(project.read(".claude/rules/a.md").contains("A, changed."));
+}
