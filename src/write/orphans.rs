@@ -18,7 +18,9 @@ use super::{Operation, State, Status};
 
 /// Adds to `old` (the manifest of the last run on this machine) the whole files the committed
 /// lock pins that `plan` no longer produces and `old` does not know, each only while the file
-/// on disk is still exactly what the lock pinned (its digest, executable bit included). The
+/// on disk is still exactly what the lock pinned (its digest, executable bit included) and
+/// carries its ai-rulez banner unedited, and the managed sections the lock pins (each removed
+/// only while its marker's digest holds). The
 /// manifest is machine-local: a fresh clone has none, so without the lock a rule deleted there
 /// would keep its generated files, which the assistants go on reading, and `--check` would call
 /// the tree up to date. A missing, damaged or unreadable lock adds nothing (`lock --check`
@@ -45,23 +47,41 @@ pub(super) fn add_pinned_by_lock(
         return warnings;
     };
     for pinned in &lock.outputs {
-        if pinned.entry.is_some()
-            || pinned.section
-            || plan.outputs.contains_key(&pinned.path)
-            || old.files.contains_key(&pinned.path)
-        {
+        if pinned.entry.is_some() || plan.outputs.contains_key(&pinned.path) {
+            continue;
+        }
+        // A section carries its own digest in its marker, which the orphan step checks before
+        // removing it; the lock only says where to look.
+        if pinned.section {
+            if !old.sections.contains_key(&pinned.path) {
+                old.sections
+                    .insert(pinned.path.clone(), pinned.digest.clone());
+            }
+            continue;
+        }
+        if old.files.contains_key(&pinned.path) {
             continue;
         }
         let Ok(Some((disk, mode))) = read_output(dir, &pinned.path) else {
             continue;
         };
         let executable = mode & 0o111 != 0;
-        if crate::lock::leaf_digest(&pinned.path, executable, &disk) == pinned.digest {
+        let pinned_bytes =
+            crate::lock::leaf_digest(&pinned.path, executable, &disk) == pinned.digest;
+        let provenance = banner_provenance(&disk);
+        // The lock is a committed file anyone may edit; what proves a file ai-rulez's is its
+        // banner, unedited. The lock only names the paths to look at.
+        if pinned_bytes && provenance == Provenance::Unedited {
             old.files.insert(
                 pinned.path.clone(),
                 Some(content_digest(&pinned.path, &disk)),
             );
-        } else if banner_provenance(&disk) == Provenance::Edited {
+        } else if pinned_bytes && provenance == Provenance::NoBanner {
+            warnings.push(format!(
+                "{}: no longer generated; {lock_path} pinned it, but it carries no ai-rulez banner and this machine has no manifest of it, so nothing proves ai-rulez wrote it; kept, and yours to delete",
+                pinned.path
+            ));
+        } else if provenance == Provenance::Edited {
             warnings.push(format!(
                 "{}: no longer generated but edited by hand since {lock_path} pinned it; kept, and now yours to delete",
                 pinned.path

@@ -1371,3 +1371,41 @@ fn without_the_manifest_the_lock_proves_a_deleted_rules_files_ours() {
     assert!(!project.exists(".claude/rules/b.md"));
     assert!(project.read(".cursor/rules/b.mdc").ends_with("Edited.\n"));
 }
+
+/// The lock names paths; only a file's unedited banner (or a section's marker) proves it ours.
+#[test]
+fn without_the_manifest_a_pinned_file_without_a_banner_is_kept_and_a_pinned_section_removed() {
+    let project = project("[\"claude\", \"codex\"]");
+    project.write(".ai-rulez/rules/b.md", "# B\n\nB.\n");
+    project.write(
+        ".ai-rulez/skills/review/SKILL.md",
+        "---\nname: review\ndescription: Review a change\n---\nReview it.\n",
+    );
+    project.write(".ai-rulez/skills/review/scripts/run.sh", "echo hi\n");
+    project.write("CLAUDE.md", "# Mine\n\nMy own notes.\n");
+    lock(&project);
+    assert!(
+        project
+            .read("CLAUDE.md")
+            .starts_with("# Mine\n\nMy own notes.\n")
+    );
+    remove(&project, ".ai-rulez/.generated-manifest.json");
+    remove(&project, ".ai-rulez/skills/review/SKILL.md");
+    remove(&project, ".ai-rulez/skills/review/scripts/run.sh");
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"codex\"]\n",
+    );
+    let run = project.run(&["generate"]);
+    run.expect_code(0);
+    assert_eq!(project.read("CLAUDE.md"), "# Mine\n\nMy own notes.\n");
+    assert!(!project.exists(".claude/skills/review/SKILL.md"));
+    assert!(project.exists(".claude/skills/review/scripts/run.sh"));
+    assert!(
+        run.stderr().contains(
+            "warning: .claude/skills/review/scripts/run.sh: no longer generated; .ai-rulez/ai-rulez.lock pinned it, but it carries no ai-rulez banner and this machine has no manifest of it, so nothing proves ai-rulez wrote it; kept, and yours to delete\n"
+        ),
+        "{}",
+        run.stderr()
+    );
+}
