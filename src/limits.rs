@@ -23,8 +23,10 @@ pub(crate) const MAX_PATTERN_NESTING: usize = 8;
 /// accepted list well below it, so exceeding it is reported, never reached in practice.
 pub(crate) const MAX_COMPILED_GLOB_BYTES: usize = 10 * 1024 * 1024;
 
-/// Longest JSON-RPC line the MCP server reads, in bytes, newline excluded (16 MiB).
-pub(crate) const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// Longest JSON-RPC line the MCP server reads, in bytes, newline excluded: one byte under
+/// 16 MiB, since rmcp's own line reader, which the accepted lines are passed on to, drops a line
+/// of 16 MiB without a reply (the client would wait forever).
+pub(crate) const MAX_LINE_BYTES: usize = 16 * 1024 * 1024 - 1;
 
 /// How many of the first bytes of a line over [`MAX_LINE_BYTES`] the MCP server keeps (64 KiB),
 /// so the refusal can carry the request's `id` when it comes before the huge part.

@@ -219,8 +219,8 @@ pub(crate) async fn pump_input(
                     &id_before_the_huge_part(&head),
                     INVALID_REQUEST,
                     &format!(
-                        "Invalid Request: line longer than {} MiB, discarded",
-                        limits::MAX_LINE_BYTES / (1024 * 1024)
+                        "Invalid Request: line of {} MiB or more, discarded",
+                        (limits::MAX_LINE_BYTES + 1) / (1024 * 1024)
                     ),
                 )
                 .to_string(),

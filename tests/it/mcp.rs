@@ -630,8 +630,21 @@ fn b30_a_200_kb_request_works_and_a_64_mib_line_is_refused_while_serving_goes_on
     assert_eq!(refusal["error"]["code"], -32600);
     assert_eq!(
         refusal["error"]["message"],
-        "Invalid Request: line longer than 16 MiB, discarded"
+        "Invalid Request: line of 16 MiB or more, discarded"
     );
+    let reply = server.request("tools/list", json!({}));
+    assert!(reply["result"]["tools"].is_array());
+    // A request of exactly 16 MiB is refused with its id, never left without a reply.
+    let head = br#"{"jsonrpc":"2.0","id":4242,"method":"ping","params":{"_meta":{"p":""#;
+    let tail = br#""}}}"#;
+    let mut exact = head.to_vec();
+    exact.resize(16 * 1024 * 1024 - tail.len(), b'x');
+    exact.extend_from_slice(tail);
+    exact.push(b'\n');
+    server.write(&exact);
+    let refusal = server.recv();
+    assert_eq!(refusal["id"], 4242);
+    assert_eq!(refusal["error"]["code"], -32600);
     let reply = server.request("tools/list", json!({}));
     assert!(reply["result"]["tools"].is_array());
     let (status, _, _) = server.finish();
@@ -650,7 +663,7 @@ fn a_17_mb_request_is_refused_with_its_own_id_so_a_client_waiting_for_it_gets_an
     assert_eq!(
         server.recv(),
         json!({"jsonrpc": "2.0", "id": 777, "error": {"code": -32600,
-            "message": "Invalid Request: line longer than 16 MiB, discarded"}})
+            "message": "Invalid Request: line of 16 MiB or more, discarded"}})
     );
     // A string id is carried too; an id after the huge part cannot be read, so it is null.
     let string_id_line = format!(
