@@ -251,15 +251,15 @@ pub(crate) fn import(start: &Path, source: Source, dry_run: bool) -> Result<Outc
             ),
         ));
     }
+    // A folder the import may not write in, or a name too long, found before the first create
+    // instead of after some items were written (and by a dry run, which then refuses too).
+    dir.check_writable(
+        created
+            .iter()
+            .map(String::as_str)
+            .chain([".ai-rulez/local/imported.json", config_path]),
+    )?;
     if !dry_run {
-        // A folder the import may not write in, or a name too long, found before the first
-        // create instead of after some items were written.
-        dir.check_writable(
-            created
-                .iter()
-                .map(String::as_str)
-                .chain([".ai-rulez/local/imported.json", config_path]),
-        )?;
         let wanted: HashSet<&String> = created.iter().collect();
         let to_create: Vec<&(String, Vec<u8>)> = files
             .iter()

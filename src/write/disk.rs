@@ -228,16 +228,10 @@ pub(super) fn perform_all(
     operations: &[Operation<'_>],
     journal: Option<&str>,
 ) -> Result<()> {
-    let dir = settings.dir;
     let journal_path = journal_path(&settings.manifest_path);
     // What would stop the run partway (a name too long, a folder it may not write in) stops it
     // here instead, before the first write.
-    let touched = operations.iter().map(|operation| match operation {
-        Operation::Write { path, .. }
-        | Operation::Delete { path }
-        | Operation::SaveOriginal { path, .. } => path.as_str(),
-    });
-    dir.check_writable(std::iter::once(journal_path.as_str()).chain(touched))?;
+    check_writable(settings, operations)?;
     let done = std::sync::Mutex::new(Vec::new());
     let applied = apply_in_order(settings, operations, journal, &journal_path, &done);
     applied.map_err(|cause| {
@@ -252,6 +246,23 @@ pub(super) fn perform_all(
             done,
         }
     })
+}
+
+/// Checks that every path `operations` touch (and the journal) could be written, as
+/// [`ProjectDir::check_writable`] does: [`perform_all`] calls it before the first write, and a
+/// dry run calls it so it refuses what the real run would.
+///
+/// Errors: [`Error::Refused`] naming the first path that could not be written.
+pub(super) fn check_writable(settings: &Settings<'_>, operations: &[Operation<'_>]) -> Result<()> {
+    let journal_path = journal_path(&settings.manifest_path);
+    let touched = operations.iter().map(|operation| match operation {
+        Operation::Write { path, .. }
+        | Operation::Delete { path }
+        | Operation::SaveOriginal { path, .. } => path.as_str(),
+    });
+    settings
+        .dir
+        .check_writable(std::iter::once(journal_path.as_str()).chain(touched))
 }
 
 /// The steps of [`perform_all`], each output path written or deleted added to `done`.

@@ -370,6 +370,10 @@ pub(crate) fn apply<'a>(plan: &'a Plan, settings: &'a Settings<'a>, mode: Mode) 
         });
     }
     state.secret_gate()?;
+    // A dry run refuses what the real run would, a folder it may not write in included.
+    if mode == Mode::DryRun && !state.operations.is_empty() {
+        disk::check_writable(settings, &state.operations)?;
+    }
     if mode == Mode::Write {
         let journal = (!state.operations.is_empty()).then(|| {
             let mut union = old_manifest.clone();
