@@ -399,7 +399,8 @@ fn within_budget(text: &str, budget: usize) -> (&str, bool) {
     if text.len() <= budget {
         return (text, false);
     }
-    let mut end = budget;
+    // The note `loaded_text` adds to a cut text counts against the budget too.
+    let mut end = budget.saturating_sub(CUT_NOTE_BYTES);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
@@ -462,7 +463,12 @@ pub(crate) fn context_text(reply: &FindContextReply) -> String {
     text
 }
 
-/// `load_context`'s reply as text for the model: the file's text, then a note when it was cut.
+/// The most bytes the note of a cut text takes (`\n[cut at N of M bytes; ...]\n` with two
+/// numbers of up to 7 digits, as files are at most 1 MiB: 68 bytes, rounded up).
+const CUT_NOTE_BYTES: usize = 72;
+
+/// `load_context`'s reply as text for the model: the file's text, then a note when it was cut;
+/// the two together stay within the budget.
 #[must_use]
 pub(crate) fn loaded_text(loaded: &LoadedContext) -> String {
     let mut text = loaded.text.clone();
@@ -484,7 +490,17 @@ mod tests {
     #[test]
     fn budgets_cut_at_line_ends_and_character_boundaries() {
         assert_eq!(within_budget("ab\ncd\n", 10), ("ab\ncd\n", false));
-        assert_eq!(within_budget("ab\ncd\n", 4), ("ab\n", true));
-        assert_eq!(within_budget("éééé", 3), ("é", true));
+        let long = "ab\n".repeat(100);
+        assert_eq!(within_budget(&long, 78), ("ab\nab\n", true));
+        let wide = "é".repeat(100);
+        assert_eq!(within_budget(&wide, 75), ("é", true));
+        // The text and the note together stay within the budget.
+        let (kept, _) = within_budget(&long, 256);
+        let note = format!(
+            "\n[cut at {} of {} bytes; raise budget_bytes for the rest]\n",
+            1_048_576, 1_048_576
+        );
+        assert!(note.len() <= super::CUT_NOTE_BYTES, "{}", note.len());
+        assert!(kept.len() + note.len() <= 256);
     }
 }
