@@ -578,10 +578,10 @@ impl ServerHandler for Server {
         // a known tool this session does not serve gets an error result saying how to get it.
         let Some(spec) = self.specs.iter().find(|spec| spec.name == request.name) else {
             return Err(ErrorData::invalid_params(
-                format!(
+                readable_error(&format!(
                     "Unknown tool `{}`; call tools/list for the available tools.",
                     request.name
-                ),
+                )),
                 None,
             ));
         };
@@ -605,7 +605,7 @@ impl ServerHandler for Server {
         drop(in_flight);
         let result = match outcome {
             Ok(result) => result,
-            Err(error) => CallToolResult::error(vec![ContentBlock::text(error.0)]),
+            Err(error) => CallToolResult::error(vec![ContentBlock::text(readable_error(&error.0))]),
         };
         if self.changes() != changes {
             // Sent before the reply, so the client knows of the new tools when the call returns.
@@ -790,6 +790,28 @@ pub(crate) fn serve(start: &Path, options: &Options) -> Result<()> {
         writer.await.ok();
         outcome
     })
+}
+
+/// Most characters of a tool's error message sent back (20,000): far above any message of the
+/// tools' own (a refusal with its diffs), while an argument the client sent, which many
+/// messages quote, can be a megabyte.
+const MAX_ERROR_CHARS: usize = 20_000;
+
+/// A tool's error message as sent to the client: every character a reader would not see
+/// escaped, line by line (a quoted argument may hold U+202E or a zero-width space), and cut to
+/// [`MAX_ERROR_CHARS`] with the number of characters left out.
+fn readable_error(message: &str) -> String {
+    let escaped = message
+        .split('\n')
+        .map(crate::lint::screen::escape_unreadable)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let total = escaped.chars().count();
+    if total <= MAX_ERROR_CHARS {
+        return escaped;
+    }
+    let kept: String = escaped.chars().take(MAX_ERROR_CHARS).collect();
+    format!("{kept}... ({} more characters)", total - MAX_ERROR_CHARS)
 }
 
 #[cfg(test)]

@@ -2105,3 +2105,28 @@ fn an_authored_item_linking_to_a_host_the_project_does_not_mention_is_refused() 
     assert!(project.exists(".ai-rulez/rules/serde.md"));
     server.finish();
 }
+
+#[test]
+fn a_tool_error_quoting_a_huge_argument_is_escaped_and_bounded() {
+    let project = sample();
+    let mut server = Server::start(project.path());
+    let argument = format!("x\u{202e}y\u{200b}{}", "z".repeat(50_000));
+    let message = server.fails("read_item", json!({"kind": argument, "name": "style"}));
+    assert!(
+        !message.contains('\u{202e}') && !message.contains('\u{200b}'),
+        "{}",
+        &message[..200]
+    );
+    assert!(
+        message.contains("x\\u{202e}y\\u{200b}z"),
+        "{}",
+        &message[..200]
+    );
+    assert!(message.chars().count() < 20_100, "{}", message.len());
+    assert!(
+        message.ends_with(" more characters)"),
+        "{}",
+        &message[message.len() - 100..]
+    );
+    server.finish();
+}
