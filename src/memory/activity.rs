@@ -18,6 +18,9 @@ pub(crate) const MAX_LOG_BYTES: u64 = 4 * 1024 * 1024;
 /// Longest action, in characters.
 const MAX_ACTION_CHARS: usize = 40;
 
+/// Longest path of an entry, in characters (Linux paths are at most 4,096 bytes).
+const MAX_PATH_CHARS: usize = 4_096;
+
 /// Longest summary, in characters.
 const MAX_SUMMARY_CHARS: usize = 500;
 
@@ -64,7 +67,7 @@ pub(crate) struct Logged {
 /// newest half when it has grown past [`MAX_LOG_BYTES`].
 ///
 /// Errors: [`Error::Usage`] for an empty or overlong action or summary, too many paths, a path
-/// outside the project, or a summary the screening refuses (credentials, hidden characters);
+/// outside the project, overlong or holding a character a reader would not see, or a summary the screening refuses (credentials, hidden characters);
 /// [`Error::Busy`]; I/O.
 pub(crate) fn log_activity(
     project: &Project,
@@ -104,6 +107,20 @@ pub(crate) fn log_activity(
     }
     let mut relative_paths = Vec::with_capacity(paths.len());
     for given in paths {
+        // Every later agent reads these paths back: one it could not read as written (a bidi
+        // control, a zero-width space, a line break) or of no real file's length is refused.
+        if given.chars().count() > MAX_PATH_CHARS {
+            return Err(Error::Usage(format!(
+                "`paths`: a path of {} characters; name each file in at most {MAX_PATH_CHARS}",
+                given.chars().count()
+            )));
+        }
+        let escaped = crate::lint::screen::escape_unreadable(given);
+        if escaped != *given {
+            return Err(Error::Usage(format!(
+                "`paths`: `{escaped}` holds a character a reader would not see, or a line break; name the file as it is spelt"
+            )));
+        }
         let relative =
             crate::retrieval::project_relative(&project.root, given).ok_or_else(|| {
                 Error::Usage(format!(

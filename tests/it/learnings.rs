@@ -668,6 +668,20 @@ fn the_activity_log_is_appended_filtered_and_kept_out_of_git() {
         ),
         "`paths`: /etc/passwd is not inside the project; pass project-relative paths"
     );
+    assert_eq!(
+        server.fails(
+            "log_activity",
+            json!({"action": "edited", "paths": ["a\u{202e}b.rs"], "summary": "x"})
+        ),
+        "`paths`: `a\\u{202e}b.rs` holds a character a reader would not see, or a line break; name the file as it is spelt"
+    );
+    assert_eq!(
+        server.fails(
+            "log_activity",
+            json!({"action": "edited", "paths": ["a".repeat(5_000)], "summary": "x"})
+        ),
+        "`paths`: a path of 5000 characters; name each file in at most 4096"
+    );
     server.finish();
 }
 
