@@ -20,9 +20,17 @@ use crate::project::Project;
 /// meant to approve it.
 const REFUSED_CODES: [&str; 5] = ["AR001", "AR002", "AR003", "AR018", "AR900"];
 
-/// A web address and its host (the first group).
+/// An address and its host (the group `host`), spelt as a browser or a client would still
+/// follow it: any scheme of two letters or more (`C:\\` is a drive) followed by slashes or backslashes (`https:/x`, `https:\\x`, `ftp://`,
+/// `ws://`), a protocol-relative `//host`, a bare `www.host`, or `mailto:`; a user part before
+/// `@` is skipped (`http://known.example@evil.example` goes to `evil.example`), and a host
+/// may be an IPv6 literal or hold letters outside ASCII (a lookalike of a known host is then
+/// unknown); a name without a dot is not a host on the web.
 static URL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bhttps?://([a-z0-9.-]+)").unwrap_or_else(|_| unreachable!("valid regex"))
+    Regex::new(
+        r#"(?i)(?:\b[a-z][a-z0-9+.-]+:[/\\]{1,3}|(?:^|[\s("'<\[])//|\bwww\.|\bmailto:)(?:[^\s/\\@?#"'<>]*@)?(?P<host>\[[0-9a-f:.]+\]|[^\s/\\:?#@"'<>()\[\]*`]+)"#,
+    )
+    .unwrap_or_else(|_| unreachable!("valid regex"))
 });
 
 /// What the screening says about one text.
@@ -85,8 +93,14 @@ pub(crate) fn unknown_hosts(project: &Project, text: &str, already: &str) -> Vec
 /// Lower-cased hosts of the web addresses in `text`.
 fn hosts_in(text: &str) -> BTreeSet<String> {
     URL.captures_iter(text)
-        .filter_map(|captures| captures.get(1))
-        .map(|host| host.as_str().trim_end_matches('.').to_ascii_lowercase())
+        .filter_map(|captures| captures.name("host"))
+        .map(|host| {
+            host.as_str()
+                .trim_end_matches(['.', ',', ';'])
+                .to_lowercase()
+        })
+        // A name without a dot (`localhost`, `//TODO` in a code comment) is no host on the web.
+        .filter(|host| host.contains('.') || host.starts_with('['))
         .collect()
 }
 
@@ -99,4 +113,33 @@ fn known_hosts(project: &Project) -> BTreeSet<String> {
         .filter(|item| item.is_active())
         .flat_map(|item| hosts_in(&item.body))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hosts_in;
+
+    #[test]
+    fn hosts_are_found_as_a_client_would_follow_the_address() {
+        let text = "See http://docs.known.dev@evil.example/x, https:/a.example, https:\\\\b.example, \
+            //c.example/x, www.d.example/x, ftp://e.example/f, ws://f.example, mailto:me@g.example, \
+            http://[::1]:8080/x, https://\u{430}pple.com/, C:\\Users\\x, //TODO later, \
+            http://localhost:8080, src//lib.rs";
+        let found: Vec<String> = hosts_in(text).into_iter().collect();
+        assert_eq!(
+            found,
+            [
+                "[::1]",
+                "a.example",
+                "b.example",
+                "c.example",
+                "d.example",
+                "e.example",
+                "evil.example",
+                "f.example",
+                "g.example",
+                "\u{430}pple.com",
+            ]
+        );
+    }
 }
