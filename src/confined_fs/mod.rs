@@ -508,7 +508,7 @@ impl ProjectDir {
             _ => {}
         }
         let (temporary, file) = create_temporary(&parent, name, relative)?;
-        let written = write_and_chmod(file, bytes, mode);
+        let written = write_and_chmod(file, bytes, mode, relative);
         let installed = written.and_then(|()| match how {
             Install::Replace => rustix::fs::renameat(&parent, temporary.as_str(), &parent, name)
                 .map_err(|errno| io_error(relative, "replacing", errno)),
@@ -685,12 +685,14 @@ pub fn temporary_path(relative: &str) -> String {
     }
 }
 
-fn write_and_chmod(file: OwnedFd, bytes: &[u8], mode: u32) -> Result<()> {
+/// Writes the temporary file of the write of `relative`; errors name `relative`, the file the
+/// user knows, not the temporary one.
+fn write_and_chmod(file: OwnedFd, bytes: &[u8], mode: u32, relative: &str) -> Result<()> {
     rustix::fs::fchmod(&file, Mode::from_bits_truncate(mode))
-        .map_err(|errno| io_error("temporary file", "setting the mode of", errno))?;
+        .map_err(|errno| io_error(relative, "setting the mode of the new", errno))?;
     let mut file = std::fs::File::from(file);
     file.write_all(bytes)
-        .map_err(|error| wrap_io("temporary file", "writing", &error))
+        .map_err(|error| wrap_io(relative, "writing the new", &error))
 }
 
 fn rename_no_clobber(parent: &OwnedFd, temporary: &str, name: &str, relative: &str) -> Result<()> {

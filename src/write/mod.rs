@@ -137,6 +137,13 @@ impl Change {
         if !self.section {
             return self.path.clone();
         }
+        // A settings file (`.mcp.json`, `.codex/config.toml`) holds entries, not a section.
+        if crate::write::entries::shape_for_path(&self.path).is_some() {
+            return format!(
+                "{} (ai-rulez's entries only; the rest of the file stays)",
+                self.path
+            );
+        }
         // `create:` alone would read as a new file; the file exists and only gains the section.
         if self.status == Status::Create {
             return format!(

@@ -218,16 +218,21 @@ impl State<'_> {
             match mcp_config::merge_document(shape, path, Some(&text), &removals, &[])
                 .map_err(mcp_error(path))?
             {
-                Some(new_text) => self.operations.push(Operation::Write {
-                    path: path.clone(),
-                    bytes: Cow::Owned(new_text.into_bytes()),
-                    mode: current_mode(dir, path).unwrap_or(0o644),
-                }),
-                None => self
-                    .operations
-                    .push(Operation::Delete { path: path.clone() }),
+                Some(new_text) => {
+                    self.operations.push(Operation::Write {
+                        path: path.clone(),
+                        bytes: Cow::Owned(new_text.into_bytes()),
+                        mode: current_mode(dir, path).unwrap_or(0o644),
+                    });
+                    // The user's entries stay; the path line says so.
+                    self.record_section(path, Status::Orphan, None);
+                }
+                None => {
+                    self.operations
+                        .push(Operation::Delete { path: path.clone() });
+                    self.record(path, Status::Orphan, None);
+                }
             }
-            self.record(path, Status::Orphan, None);
         }
         Ok(())
     }

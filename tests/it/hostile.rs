@@ -520,3 +520,28 @@ fn a_settings_file_is_merged_as_jsonc_and_nothing_looser() {
     );
     assert_eq!(project.read(".mcp.json"), loose);
 }
+
+#[test]
+fn removing_only_ai_rulez_entries_from_a_settings_file_says_the_file_stays() {
+    let project = Project::empty();
+    let with_server = "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n[[mcp_servers]]\nname = \"x\"\ncommand = \"npx\"\nargs = [\"-y\", \"pkg@1.0.0\"]\n";
+    project.write(".ai-rulez/config.toml", with_server);
+    let own = "{\n  \"mcpServers\": {\n    \"own\": {\"command\": \"a\"}\n  }\n}\n";
+    project.write(".mcp.json", own);
+    project.run(&["generate"]).expect_code(0);
+    project.write(
+        ".ai-rulez/config.toml",
+        "version = \"5.0\"\nname = \"demo\"\npresets = [\"claude\"]\n",
+    );
+    let check = project.run(&["generate", "--check"]);
+    check.expect_code(2);
+    assert!(
+        check
+            .stdout()
+            .contains("orphan: .mcp.json (ai-rulez's entries only; the rest of the file stays)\n"),
+        "{}",
+        check.stdout()
+    );
+    project.run(&["generate"]).expect_code(0);
+    assert_eq!(project.read(".mcp.json"), own);
+}
