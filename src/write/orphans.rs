@@ -215,23 +215,20 @@ impl State<'_> {
             if removals.is_empty() {
                 continue;
             }
-            match mcp_config::merge_document(shape, path, Some(&text), &removals, &[])
-                .map_err(mcp_error(path))?
-            {
-                Some(new_text) => {
-                    self.operations.push(Operation::Write {
-                        path: path.clone(),
-                        bytes: Cow::Owned(new_text.into_bytes()),
-                        mode: current_mode(dir, path).unwrap_or(0o644),
-                    });
-                    // The user's entries stay; the path line says so.
-                    self.record_section(path, Status::Orphan, None);
-                }
-                None => {
-                    self.operations
-                        .push(Operation::Delete { path: path.clone() });
-                    self.record(path, Status::Orphan, None);
-                }
+            let merged = mcp_config::merge_document(shape, path, Some(&text), &removals, &[])
+                .map_err(mcp_error(path))?;
+            if let Some(new_text) = merged {
+                self.operations.push(Operation::Write {
+                    path: path.clone(),
+                    bytes: Cow::Owned(new_text.into_bytes()),
+                    mode: current_mode(dir, path).unwrap_or(0o644),
+                });
+                // The user's entries stay; the path line says so.
+                self.record_section(path, Status::Orphan, None);
+            } else {
+                self.operations
+                    .push(Operation::Delete { path: path.clone() });
+                self.record(path, Status::Orphan, None);
             }
         }
         Ok(())
