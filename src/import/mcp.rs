@@ -135,6 +135,14 @@ pub(crate) fn push(found: &mut Found, origin: &str, name: &str, entry: &Value) {
                 .collect()
         })
         .unwrap_or_default();
+    // `args: "-y pkg"` is one argument to no server: left out, and said, or the server would
+    // be started bare.
+    if let Some(Value::String(line)) = entry.get("args") {
+        found.notes.push(format!(
+            "{origin}: MCP server `{name}` has `args` as one text (`{line}`), not a list; left out, write it as a list in .ai-rulez/config.toml"
+        ));
+        return;
+    }
     if found.mcp_servers.iter().any(|server| server.name == name) {
         found.notes.push(format!(
             "{origin}: MCP server `{name}` is defined twice; the first one is kept"

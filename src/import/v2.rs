@@ -68,6 +68,17 @@ fn read_config(config: &Value, path: &str, found: &mut Found) {
         Some(metadata @ Value::Object(_)) => {
             found.name = text(metadata, "name");
             found.description = text(metadata, "description");
+            for key in ["name", "description"] {
+                if let Some(value) = metadata.get(key)
+                    && !value.is_string()
+                    && !value.is_null()
+                {
+                    found.notes.push(format!(
+                        "{path}: `metadata.{key}` is {}, not a text; left out",
+                        kind_of(value)
+                    ));
+                }
+            }
         }
         Some(Value::Null) | None => {}
         Some(other) => found.notes.push(format!(
@@ -77,7 +88,6 @@ fn read_config(config: &Value, path: &str, found: &mut Found) {
     }
     // Each list key of another type is named once, or its items would vanish without a word.
     for key in [
-        "presets",
         "outputs",
         "rules",
         "sections",
@@ -98,7 +108,20 @@ fn read_config(config: &Value, path: &str, found: &mut Found) {
     let known: Vec<String> = crate::presets::builtin_specs()
         .map(|specs| specs.into_iter().map(|spec| spec.name).collect())
         .unwrap_or_default();
-    for preset in list(config, "presets") {
+    // One preset may be written as a text (`presets: claude`).
+    let presets: Vec<Value> = match config.get("presets") {
+        Some(Value::String(name)) => vec![Value::String(name.clone())],
+        Some(Value::Array(items)) => items.clone(),
+        Some(Value::Null) | None => Vec::new(),
+        Some(other) => {
+            found.notes.push(format!(
+                "{path}: `presets` is {}, not a list; nothing is imported from it",
+                kind_of(other)
+            ));
+            Vec::new()
+        }
+    };
+    for preset in &presets {
         match preset.as_str() {
             Some(name) if known.iter().any(|known| known == name) => {
                 if !found.presets.iter().any(|have| have == name) {
@@ -170,8 +193,17 @@ fn read_config(config: &Value, path: &str, found: &mut Found) {
             if matches!(kind, Kind::Agent | Kind::Command) {
                 draft.set("name", Value::String(name.clone()));
             }
-            if let Some(description) = text(entry, "description") {
-                draft.set("description", Value::String(description));
+            match entry.get("description") {
+                Some(Value::String(_)) => {
+                    if let Some(description) = text(entry, "description") {
+                        draft.set("description", Value::String(description));
+                    }
+                }
+                Some(Value::Null) | None => {}
+                Some(other) => found.notes.push(format!(
+                    "{origin}: `description` is {}, not a text; left out",
+                    kind_of(other)
+                )),
             }
             match entry.get("priority") {
                 Some(Value::String(priority)) => {

@@ -767,3 +767,31 @@ fn a_rename_says_whether_the_name_was_taken_or_not_valid() {
         ]
     );
 }
+
+#[test]
+fn a_go_config_names_a_metadata_value_description_or_args_of_the_wrong_type() {
+    let project = Project::empty();
+    project.write(
+        "ai-rulez.yaml",
+        "metadata: {name: 42}\npresets: claude\nagents: [{name: rev, description: 5, system_prompt: hi}]\nmcp_servers: [{name: s, command: npx, args: \"-y foo\"}]\n",
+    );
+    let run = project.run(&["import", "--from", "ai-rulez-v2"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stderr(),
+        "note: ai-rulez.yaml: `metadata.name` is a number, not a text; left out\n\
+         note: ai-rulez.yaml (agents[0]): `description` is a number, not a text; left out\n\
+         note: ai-rulez.yaml: MCP server `s` has `args` as one text (`-y foo`), not a list; left out, write it as a list in .ai-rulez/config.toml\n\
+         created 2 file(s), 0 already there; next: `ai-rulez generate --dry-run --diff` shows what the assistants' files become\n"
+    );
+    assert!(
+        project
+            .read(".ai-rulez/config.toml")
+            .contains("presets = [\"claude\"]")
+    );
+    assert!(
+        !project
+            .read(".ai-rulez/config.toml")
+            .contains("mcp_servers")
+    );
+}
