@@ -322,7 +322,7 @@ pub(crate) fn unavoidable_duplicates(
 const NAMED: usize = 20;
 
 /// The note `generate` gives for the items `preset_name` leaves out of its own files because
-/// its assistant reads them in a file `owner` writes, naming each item and that file
+/// its assistant reads them in a file `owner` writes, naming up to [`NAMED`] items with that file
 /// (`left_out` as in [`Placements::left_out`]). The note belongs to `owner`, so it is said
 /// when the files that now carry the items change, even when `preset_name` writes nothing.
 #[must_use]

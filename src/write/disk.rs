@@ -230,8 +230,11 @@ pub(super) fn perform_all(
 ) -> Result<()> {
     let journal_path = journal_path(&settings.manifest_path);
     // What would stop the run partway (a name too long, a folder it may not write in) stops it
-    // here instead, before the first write.
-    check_writable(settings, operations)?;
+    // here instead, before the first write. A run with nothing to do writes nothing, so a
+    // read-only checkout that is up to date still passes.
+    if !operations.is_empty() {
+        check_writable(settings, operations)?;
+    }
     let done = std::sync::Mutex::new(Vec::new());
     let applied = apply_in_order(settings, operations, journal, &journal_path, &done);
     applied.map_err(|cause| {
