@@ -90,10 +90,7 @@ pub(crate) fn pins_from_lock(
     if config.git_includes.is_empty() {
         return Vec::new();
     }
-    let lock_path = match config_relative.rsplit_once('/') {
-        Some((folder, _)) => format!("{folder}/{}", crate::lock::LOCK_FILE),
-        None => crate::lock::LOCK_FILE.to_owned(),
-    };
+    let lock_path = crate::lock::path_beside(config_relative);
     let text = match dir.read(&lock_path, crate::lock::MAX_LOCK_BYTES) {
         Ok(Some((bytes, _))) => String::from_utf8_lossy(&bytes).into_owned(),
         Ok(None) => return Vec::new(),

@@ -27,6 +27,17 @@ pub(crate) const LOCK_VERSION: u32 = 1;
 pub(crate) const LOCK_FILE: &str = "ai-rulez.lock";
 /// Largest lock file read, in bytes (64 MiB).
 pub(crate) const MAX_LOCK_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The project-relative path of the lock beside `file_in_config_folder` (the config file or the
+/// manifest, project-relative): `.ai-rulez/config.toml` gives `.ai-rulez/ai-rulez.lock`, and a
+/// root `ai-rulez.toml` gives `ai-rulez.lock`.
+#[must_use]
+pub(crate) fn path_beside(file_in_config_folder: &str) -> String {
+    match file_in_config_folder.rsplit_once('/') {
+        Some((folder, _)) => format!("{folder}/{LOCK_FILE}"),
+        None => LOCK_FILE.to_owned(),
+    }
+}
 const HEADER: &str = "# Written by `ai-rulez lock`; do not edit. It pins the sources and generated files of this commit.\n# Check it with `ai-rulez lock --check`; the digest scheme is described in docs/lockfile.md.\n";
 
 /// A generated output as pinned: a whole file, one entry of a settings document, or a managed

@@ -6,8 +6,7 @@ use std::path::Path;
 
 use super::sources::{self, Snapshot};
 use super::{
-    Change, LOCK_FILE, LockFile, PinnedServer, output_changes, pinned_outputs, server_digest,
-    source_changes,
+    Change, LockFile, PinnedServer, output_changes, pinned_outputs, server_digest, source_changes,
 };
 use crate::error::{Error, Result};
 use crate::manifest::Manifest;
@@ -36,16 +35,11 @@ pub(crate) fn locate(start: &Path) -> Result<LockPaths> {
         .rsplit_once('/')
         .map(|(directory, _)| directory.to_owned())
         .unwrap_or_default();
-    let lock_file = if config_dir.is_empty() {
-        LOCK_FILE.to_owned()
-    } else {
-        format!("{config_dir}/{LOCK_FILE}")
-    };
     Ok(LockPaths {
         root,
         config_file: config_file.to_owned(),
         config_dir,
-        lock_file,
+        lock_file: super::path_beside(config_file),
     })
 }
 

@@ -3,29 +3,26 @@
 
 use std::borrow::Cow;
 
+use crate::confined_fs::ProjectDir;
 use crate::error::Result;
 use crate::hash::{Provenance, banner_provenance, content_digest};
 use crate::manifest::Manifest;
 use crate::mcp_config;
 use crate::plan::Plan;
 
-use crate::confined_fs::ProjectDir;
-
 use super::disk::{current_mode, read_output};
 use super::entries::{mcp_error, shape_for_path};
 use super::section::{find_section, original_offset};
 use super::{Operation, State, Status};
 
-/// Adds to `old` (the manifest of the last run on this machine) the whole files the committed
-/// lock pins that `plan` no longer produces and `old` does not know, each only while the file
-/// on disk is still exactly what the lock pinned (its digest, executable bit included) and
-/// carries its ai-rulez banner unedited, and the managed sections the lock pins (each removed
-/// only while its marker's digest holds). The
-/// manifest is machine-local: a fresh clone has none, so without the lock a rule deleted there
-/// would keep its generated files, which the assistants go on reading, and `--check` would call
-/// the tree up to date. A missing, damaged or unreadable lock adds nothing (`lock --check`
-/// reports it). Returns a warning for each such file that carries the ai-rulez banner but was
-/// edited since: it is kept, as an edited orphan the manifest lists is.
+/// Adds to `old`, an empty manifest (this machine has none, as in a fresh clone), what the
+/// committed lock pins and `plan` no longer produces: each whole file only while it is still
+/// exactly what the lock pinned (its digest, executable bit included) and carries its ai-rulez
+/// banner unedited, and each managed section (removed later only while its marker's digest
+/// holds). Without it a rule deleted in a fresh clone would keep its generated files, which the
+/// assistants go on reading, and `--check` would call the tree up to date. A missing, damaged
+/// or unreadable lock adds nothing (`lock --check` reports it). Returns a warning for each
+/// pinned file kept: one edited since, and one without a banner, which nothing proves ours.
 pub(super) fn add_pinned_by_lock(
     dir: &ProjectDir,
     manifest_path: &str,
@@ -33,11 +30,8 @@ pub(super) fn add_pinned_by_lock(
     old: &mut Manifest,
 ) -> Vec<String> {
     let mut warnings = Vec::new();
-    let lock_path = match manifest_path.rsplit_once('/') {
-        Some((folder, _)) => format!("{folder}/{}", crate::lock::LOCK_FILE),
-        None => crate::lock::LOCK_FILE.to_owned(),
-    };
-    let Ok(Some((bytes, _))) = dir.read(&lock_path, crate::content::MAX_FILE_BYTES) else {
+    let lock_path = crate::lock::path_beside(manifest_path);
+    let Ok(Some((bytes, _))) = dir.read(&lock_path, crate::lock::MAX_LOCK_BYTES) else {
         return warnings;
     };
     let Ok(text) = std::str::from_utf8(&bytes) else {
@@ -53,13 +47,8 @@ pub(super) fn add_pinned_by_lock(
         // A section carries its own digest in its marker, which the orphan step checks before
         // removing it; the lock only says where to look.
         if pinned.section {
-            if !old.sections.contains_key(&pinned.path) {
-                old.sections
-                    .insert(pinned.path.clone(), pinned.digest.clone());
-            }
-            continue;
-        }
-        if old.files.contains_key(&pinned.path) {
+            old.sections
+                .insert(pinned.path.clone(), pinned.digest.clone());
             continue;
         }
         let Ok(Some((disk, mode))) = read_output(dir, &pinned.path) else {
