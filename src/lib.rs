@@ -42,6 +42,7 @@ pub(crate) mod markdown;
 pub(crate) mod mcp;
 pub(crate) mod mcp_config;
 pub(crate) mod memory;
+pub(crate) mod message_list;
 pub(crate) mod parallel;
 pub(crate) mod plan;
 pub(crate) mod portable;

@@ -335,14 +335,12 @@ pub(crate) fn left_out_note(
         .iter()
         .find(|preset| preset.name == preset_name)
         .map_or(preset_name, |preset| preset.label.as_str());
-    let mut listed: Vec<String> = left_out
-        .iter()
-        .take(NAMED)
-        .map(|(id, instead)| format!("{id} (in {instead})"))
-        .collect();
-    if left_out.len() > NAMED {
-        listed.push(format!("and {} more", left_out.len() - NAMED));
-    }
+    let listed = crate::message_list::named_then_counted(
+        left_out
+            .iter()
+            .map(|(id, instead)| format!("{id} (in {instead})")),
+        NAMED,
+    );
     crate::plan::RenderNote {
         preset: owner.to_owned(),
         message: format!(

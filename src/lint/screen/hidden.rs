@@ -24,20 +24,16 @@ pub(super) fn hidden_characters(text: &str, lines: &LineIndex<'_>, findings: &mu
         if hits.is_empty() {
             continue;
         }
-        let mut listed: Vec<String> = hits
-            .iter()
-            .take(limits::HIDDEN_LISTED)
-            .map(|(column, character)| {
+        let listed = crate::message_list::named_then_counted(
+            hits.iter().map(|(column, character)| {
                 format!(
                     "U+{:04X} {} at column {column}",
                     u32::from(*character),
                     char_name(*character)
                 )
-            })
-            .collect();
-        if hits.len() > limits::HIDDEN_LISTED {
-            listed.push(format!("and {} more", hits.len() - limits::HIDDEN_LISTED));
-        }
+            }),
+            limits::HIDDEN_LISTED,
+        );
         findings.push(Finding::new(
             "AR002",
             "",
