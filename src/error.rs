@@ -242,7 +242,16 @@ fn outputs_in_the_way(files: &[(String, String)], after: &str) -> String {
 
 /// The failure, then what had changed before it (up to 20 paths), then how to finish.
 fn partly_applied(cause: &Error, done: &[String]) -> String {
-    let shown = crate::message_list::named_then_counted(done.iter().cloned(), 20).join(", ");
+    const SHOWN: usize = 20;
+    let mut shown = done
+        .iter()
+        .take(SHOWN)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if done.len() > SHOWN {
+        fmt::Write::write_fmt(&mut shown, format_args!(" and {} more", done.len() - SHOWN)).ok();
+    }
     format!(
         "{cause}\nthis stopped the run after {} file(s) had changed: {shown}. Fix the cause, then run the same command again: it counts those files as its own and finishes the change",
         done.len()
