@@ -66,19 +66,9 @@ fn read_config(config: &Value, path: &str, found: &mut Found) {
     };
     match config.get("metadata") {
         Some(metadata @ Value::Object(_)) => {
-            found.name = text(metadata, "name");
-            found.description = text(metadata, "description");
-            for key in ["name", "description"] {
-                if let Some(value) = metadata.get(key)
-                    && !value.is_string()
-                    && !value.is_null()
-                {
-                    found.notes.push(format!(
-                        "{path}: `metadata.{key}` is {}, not a text; left out",
-                        kind_of(value)
-                    ));
-                }
-            }
+            found.name = text_or_note(metadata, "name", "metadata.name", path, found);
+            found.description =
+                text_or_note(metadata, "description", "metadata.description", path, found);
         }
         Some(Value::Null) | None => {}
         Some(other) => found.notes.push(format!(
@@ -193,17 +183,10 @@ fn read_config(config: &Value, path: &str, found: &mut Found) {
             if matches!(kind, Kind::Agent | Kind::Command) {
                 draft.set("name", Value::String(name.clone()));
             }
-            match entry.get("description") {
-                Some(Value::String(_)) => {
-                    if let Some(description) = text(entry, "description") {
-                        draft.set("description", Value::String(description));
-                    }
-                }
-                Some(Value::Null) | None => {}
-                Some(other) => found.notes.push(format!(
-                    "{origin}: `description` is {}, not a text; left out",
-                    kind_of(other)
-                )),
+            if let Some(description) =
+                text_or_note(entry, "description", "description", &origin, found)
+            {
+                draft.set("description", Value::String(description));
             }
             match entry.get("priority") {
                 Some(Value::String(priority)) => {
@@ -254,6 +237,28 @@ fn content_of(entry: &Value) -> std::result::Result<String, String> {
         }
     }
     Ok(String::new())
+}
+
+/// The trimmed text at `value[key]`, `None` when it is absent, null or blank; a value of another
+/// type is named in a note from `origin` (`` `shown_key` is a number, not a text; left out ``).
+fn text_or_note(
+    value: &Value,
+    key: &str,
+    shown_key: &str,
+    origin: &str,
+    found: &mut Found,
+) -> Option<String> {
+    match value.get(key) {
+        Some(Value::String(text)) => Some(text.trim().to_owned()).filter(|text| !text.is_empty()),
+        Some(Value::Null) | None => None,
+        Some(other) => {
+            found.notes.push(format!(
+                "{origin}: `{shown_key}` is {}, not a text; left out",
+                kind_of(other)
+            ));
+            None
+        }
+    }
 }
 
 /// A YAML value's kind, as a noun phrase for a note.
